@@ -1,0 +1,322 @@
+"""The contract every game implements, the errors a player reads, and the Table.
+
+Owns: the `Game` protocol (DESIGN.md "Core contract"), the `IllegalAction` family, `Seat`,
+`Result`, `Step` and `Table` — seats, the game, its seeded chance, the accepted history and a
+`state_id` that rises with every accepted action. `Table` is synchronous and does no I/O: the
+hub (net/) writes its steps to disk and broadcasts them; replays/ re-simulates them.
+
+Must not: import anything of ours outside core, do I/O, read a clock or use `random`.
+
+The contract, for game authors:
+
+* State, actions, events and config are frozen ``msgspec.Struct`` types. Actions and events are
+  each one tagged union per game (``tag=True`` or an explicit tag), so
+  ``msgspec.msgpack.decode(data, type=game.event_type)`` works.
+* ``new_state(config, n)`` is the empty table; ``setup`` returns the events that fold onto it to
+  make the starting position (chance drawn from the ``rng`` passed in, and recorded in events).
+* ``legal(state, seat)`` lists what ``seat`` may do now, empty when it is not asked.
+  ``pending(state)`` lists the seats being asked, in seat order.
+* ``step`` validates (raising an ``IllegalAction`` subclass with a sentence a player can read,
+  *before* drawing any chance) and resolves one action into events. Decisions with exactly one
+  legal answer are taken automatically inside ``step``/``setup``.
+* ``evolve(state, event)`` is a pure fold; it never draws chance.
+* ``redact(event, seat)`` returns the event as ``seat`` may see it (``None`` = spectator), and
+  ``view(state, seat)`` the state as that seat may see it. Folding redacted events from
+  ``new_state`` must give exactly ``view(state, seat)`` — that is how every remote screen keeps
+  its own state — so ``evolve`` must accept redacted events.
+* ``result(state)`` is ``None`` while the game runs, then the final ranking.
+* ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
+* ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
+  only its seat's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import msgspec
+
+from core.rng import Chance, Pcg32
+
+__all__ = [
+    "BotFn",
+    "BreaksRule",
+    "ConfigError",
+    "Game",
+    "GameOver",
+    "IllegalAction",
+    "NotYourTurn",
+    "Result",
+    "Seat",
+    "StaleAction",
+    "Step",
+    "Table",
+    "bot_chance",
+]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. ``str(err)`` is one sentence a player can read."""
+
+    kind = "illegal"
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(reason if rule is None else f"{reason} (rule {rule})")
+
+
+class NotYourTurn(IllegalAction):
+    kind = "not_your_turn"
+
+
+class StaleAction(IllegalAction):
+    kind = "stale"
+
+
+class GameOver(IllegalAction):
+    kind = "game_over"
+
+
+class BreaksRule(IllegalAction):
+    kind = "breaks_rule"
+
+
+class ConfigError(ValueError):
+    """A table configuration the game refuses; the message is one readable sentence."""
+
+
+# --------------------------------------------------------------------------- data
+
+
+class Seat(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sits at a seat: a human (by identity) or a named bot."""
+
+    name: str
+    bot: str | None = None
+    identity: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """The end of a game: seats best first, a score per seat, one line in words."""
+
+    ranking: list[int]
+    scores: list[int]
+    summary: str
+
+    @property
+    def winner(self) -> int | None:
+        return self.ranking[0] if self.ranking else None
+
+
+class Step(msgspec.Struct, frozen=True, kw_only=True):
+    """One accepted action and the events it caused. ``state_id`` is the id *after* it.
+
+    The setup is step 0 with ``seat`` and ``action`` both ``None``.
+    """
+
+    state_id: int
+    seat: int | None
+    action: Any
+    events: list[Any]
+
+
+BotFn = Callable[[Any, int, Sequence[Any], Chance], Any]
+"""A bot: ``(view, seat, legal actions, chance) -> one of the legal actions``."""
+
+
+# --------------------------------------------------------------------------- contract
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game package registers (see the module docstring)."""
+
+    id: str
+    title: str
+    rules_version: str
+    min_seats: int
+    max_seats: int
+    config_type: type[Any]
+    state_type: type[Any]
+    action_type: Any
+    event_type: Any
+    bots: Mapping[str, BotFn]
+
+    def default_config(self) -> Any: ...
+
+    def check_config(self, config: Any, n_seats: int) -> None:
+        """Raise ``ConfigError`` with a sentence if this config cannot seat ``n_seats``."""
+
+    def new_state(self, config: Any, n_seats: int) -> Any: ...
+
+    def setup(self, config: Any, n_seats: int, rng: Chance) -> list[Any]: ...
+
+    def pending(self, state: Any) -> tuple[int, ...]: ...
+
+    def legal(self, state: Any, seat: int) -> list[Any]: ...
+
+    def step(self, state: Any, seat: int, action: Any, rng: Chance) -> list[Any]: ...
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def view(self, state: Any, seat: int | None) -> Any: ...
+
+    def redact(self, event: Any, seat: int | None) -> Any | None: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def describe(self, event: Any, names: Sequence[str]) -> str | None: ...
+
+
+def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
+    """Build a game's config from loose options (CLI ``key=value``, lobby forms).
+
+    Unknown keys and wrong types are refused with one sentence.
+    """
+    base = msgspec.to_builtins(game.default_config())
+    base.update(options)
+    try:
+        return msgspec.convert(base, game.config_type, strict=False)
+    except msgspec.ValidationError as err:
+        raise ConfigError(f"Bad option for {game.title}: {err}.") from None
+
+
+def bot_chance(seed: int, state_id: int, seat: int) -> Pcg32:
+    """A bot's own chance for one decision: derived from the table seed, the state and seat.
+
+    Bots never draw from the game's generator, so their thinking cannot change the dice; and the
+    derivation needs no stored state, so a table restored from its log plays on identically.
+    """
+    return Pcg32(seed ^ 0xB07_5EED, stream=(state_id << 4) | (seat & 0xF))
+
+
+# --------------------------------------------------------------------------- table
+
+
+class Table:
+    """A game in progress: seats, seeded chance, the accepted history and ``state_id``.
+
+    >>> # doctest needs a registered game; see tests/conformance for real use.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        config: Any,
+        seats: Sequence[Seat],
+        seed: int,
+        *,
+        chance: Chance | None = None,
+    ) -> None:
+        if not game.min_seats <= len(seats) <= game.max_seats:
+            raise ConfigError(
+                f"{game.title} seats {game.min_seats} to {game.max_seats} players, "
+                f"not {len(seats)}."
+            )
+        game.check_config(config, len(seats))
+        self.game = game
+        self.config = config
+        self.seats = list(seats)
+        self.seed = seed
+        self.chance: Chance = chance if chance is not None else Pcg32(seed)
+        self.state = game.new_state(config, len(seats))
+        events = game.setup(config, len(seats), self.chance)
+        for event in events:
+            self.state = game.evolve(self.state, event)
+        self.state_id = 0
+        self.history: list[Step] = [Step(state_id=0, seat=None, action=None, events=events)]
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+    def pending(self) -> tuple[int, ...]:
+        """Seats that must answer now (empty once the game is over)."""
+        if self.game.result(self.state) is not None:
+            return ()
+        return self.game.pending(self.state)
+
+    def legal(self, seat: int) -> list[Any]:
+        if seat not in self.pending():
+            return []
+        return self.game.legal(self.state, seat)
+
+    def view(self, seat: int | None) -> Any:
+        return self.game.view(self.state, seat)
+
+    def submit(self, seat: int, action: Any, state_id: int | None = None) -> Step:
+        """Validate and apply one action; return the accepted step or raise ``IllegalAction``.
+
+        ``state_id`` is the id the action was built on; an older one is refused ("the table
+        moved on"). Chance drawn by a refused action is rolled back.
+        """
+        if self.game.result(self.state) is not None:
+            raise GameOver("The race is over; no more moves can be made.")
+        if state_id is not None and state_id != self.state_id:
+            raise StaleAction("The table moved on before your move arrived; look again and retry.")
+        if not 0 <= seat < len(self.seats):
+            raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
+        if seat not in self.game.pending(self.state):
+            raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
+        snap = self._chance_snapshot()
+        try:
+            events = self.game.step(self.state, seat, action, self.chance)
+        except IllegalAction:
+            self._chance_restore(snap)
+            raise
+        state = self.state
+        for event in events:
+            state = self.game.evolve(state, event)
+        self.state = state
+        self.state_id += 1
+        step = Step(state_id=self.state_id, seat=seat, action=action, events=events)
+        self.history.append(step)
+        return step
+
+    def bot_action(self, seat: int) -> Any:
+        """What this seat's bot (or, for an away human, ``fallback`` bot) would play now."""
+        bot_name = self.seats[seat].bot
+        return self.suggest(seat, bot_name)
+
+    def suggest(self, seat: int, bot_name: str | None) -> Any:
+        """Ask the named bot (default: the game's first bot) for ``seat``'s move now."""
+        legal = self.legal(seat)
+        if not legal:
+            raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
+        name = bot_name if bot_name is not None else next(iter(self.game.bots))
+        bot = self.game.bots.get(name)
+        if bot is None:
+            raise ConfigError(f"{self.game.title} has no bot called {name!r}.")
+        chance = bot_chance(self.seed, self.state_id, seat)
+        return bot(self.game.view(self.state, seat), seat, legal, chance)
+
+    def run_bots(self, limit: int = 1_000_000) -> None:
+        """Let bots act while only bots are asked (used by `sim`, tests and benchmarks)."""
+        for _ in range(limit):
+            pending = self.pending()
+            if not pending or not all(self.seats[s].is_bot for s in pending):
+                return
+            seat = pending[0]
+            self.submit(seat, self.bot_action(seat), self.state_id)
+        raise RuntimeError("bots did not finish within the step limit")
+
+    def _chance_snapshot(self) -> Any:
+        snapshot = getattr(self.chance, "snapshot", None)
+        return snapshot() if snapshot is not None else None
+
+    def _chance_restore(self, snap: Any) -> None:
+        restore = getattr(self.chance, "restore", None)
+        if snap is not None and restore is not None:
+            restore(snap)
