@@ -205,7 +205,8 @@ def bot_chance(seed: int, state_id: int, seat: int) -> Pcg32:
 class Table:
     """A game in progress: seats, seeded chance, the accepted history and ``state_id``.
 
-    >>> # doctest needs a registered game; see tests/conformance for real use.
+    ``setup_events`` (for branching from a replay) replaces ``game.setup``: the table starts
+    from the state those events fold to, and draws fresh chance from ``seed`` from there on.
     """
 
     def __init__(
@@ -216,6 +217,7 @@ class Table:
         seed: int,
         *,
         chance: Chance | None = None,
+        setup_events: Sequence[Any] | None = None,
     ) -> None:
         if not game.min_seats <= len(seats) <= game.max_seats:
             raise ConfigError(
@@ -229,7 +231,11 @@ class Table:
         self.seed = seed
         self.chance: Chance = chance if chance is not None else Pcg32(seed)
         self.state = game.new_state(config, len(seats))
-        events = game.setup(config, len(seats), self.chance)
+        # A branched table starts from another game's past: its recorded events are the setup.
+        if setup_events is None:
+            events = game.setup(config, len(seats), self.chance)
+        else:
+            events = list(setup_events)
         for event in events:
             self.state = game.evolve(self.state, event)
         self.state_id = 0
