@@ -11,7 +11,7 @@ Must not: run a game loop of its own, draw chance, or touch another session's ap
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,6 +20,8 @@ from textual.app import App
 from textual.binding import Binding
 from textual.driver import Driver
 
+from core import registry
+from core.game import Game
 from net.hub import Hub, Identity, TableSpec
 from tui.settings import Settings, load_settings, save_settings
 
@@ -94,6 +96,8 @@ class SpeedwayApp(App[None]):
         animate: bool = True,
         network: bool = False,
         replays_dir: Path | None = None,
+        owns_hub: bool = False,
+        games: Mapping[str, Game] | None = None,
     ) -> None:
         self.hub = hub
         self.identity = identity
@@ -103,6 +107,8 @@ class SpeedwayApp(App[None]):
         self.animate = animate
         self.bot_delay_override = bot_delay
         self._replays_dir = replays_dir
+        self.owns_hub = owns_hub
+        self._games = dict(games) if games is not None else None
         self.settings: Settings = load_settings(data_dir, identity.id)
         # Identities this keyboard plays for: the user plus any hot-seat humans seated here.
         self.local_identities: dict[str, Identity] = {identity.id: identity}
@@ -152,14 +158,33 @@ class SpeedwayApp(App[None]):
             return None
         return self.local_identities.get(identity_id)
 
+    def game(self, game_id: str) -> Game:
+        """A game by id (tests may inject games the registry does not list)."""
+        if self._games is not None and game_id in self._games:
+            return self._games[game_id]
+        return registry.get(game_id)
+
     # ------------------------------------------------------------------ routing
 
-    def on_mount(self) -> None:
+    async def on_unmount(self) -> None:
+        if self.owns_hub:
+            close = getattr(self.hub, "close", None)
+            if close is not None:
+                await close("This Speedway window closed.")
+
+    async def on_mount(self) -> None:
+        if self.owns_hub:
+            start = getattr(self.hub, "start", None)
+            if start is not None:
+                await start()
         self.apply_settings(self.settings, save=False)
         from tui.screens.home import HomeScreen
 
         self.push_screen(HomeScreen())
         start = self.start
+        if isinstance(start, StartTable) and start.spec.bot_delay is None:
+            spec = msgspec.structs.replace(start.spec, bot_delay=self.bot_delay)
+            start = msgspec.structs.replace(start, spec=spec)
         if isinstance(start, StartTable):
             self.add_local(start.hot)
             self.run_worker(self.create_and_open(start.spec), exclusive=False)

@@ -102,8 +102,8 @@ class TableFold:
     history: list[tuple[int, int | None, list[Any]]] = field(default_factory=list)
 
     @classmethod
-    def from_welcome(cls, welcome: Welcome) -> TableFold:
-        game = registry.get(welcome.table.game)
+    def from_welcome(cls, welcome: Welcome, game: Game | None = None) -> TableFold:
+        game = game if game is not None else registry.get(welcome.table.game)
         config = welcome.config
         if not isinstance(config, game.config_type):
             config = msgspec.convert(config, game.config_type, strict=False)

@@ -88,7 +88,7 @@ def play(
     elif seats or seed is not None or options:
         _fail("--seats, --seed and -o need a GAME, e.g. `speedway play go500 --seats me,optimal`.")
     hub = make_hub(folder)
-    app = SpeedwayApp(hub, me, data_dir=folder, start=start)
+    app = SpeedwayApp(hub, me, data_dir=folder, start=start, owns_hub=True)
     app.run()
 
 

@@ -1,10 +1,11 @@
 """A live table: follow the hub's updates for one viewer, render them, send the player's moves.
 
 Owns `TableScreen` (the shared part of every game's table screen) and `GenericTableScreen` (any
-registered game: the view summary, the race log and the legal actions as a list). The screen
-folds Welcome/StepUpdate into a `TableFold` and hands it to its widgets; a chosen action goes to
-``hub.submit`` and the screen waits for the hub's step to show it. Hot-seat with hidden
-information puts a "pass the keyboard" cover between seats and re-watches from the new seat.
+registered game, drawn by `GenericBoard`). The screen folds Welcome/StepUpdate into a `TableFold`
+and hands a `BoardData` to its board; a chosen action goes to ``hub.submit`` and the screen waits
+for the hub's step to show it (a refused action shows its sentence). Bots' steps are paced at the
+player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
+cover between seats and re-watches from the new seat.
 
 Must not: change game state itself, draw chance, or call the core's step.
 """
@@ -12,7 +13,7 @@ Must not: change game state itself, draw chance, or call the core's step.
 from __future__ import annotations
 
 import contextlib
-import pprint
+from collections import deque
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -20,22 +21,27 @@ import msgspec
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
-from tui.fold import LogLine, TableFold, action_label
+from tui.fold import LogLine, TableFold
 from tui.screens.base import SpeedwayScreen
-from tui.widgets.common import ActionChosen, ActionList, RaceLog, StatusLine
+from tui.settings import ANIMATION_DELAYS
+from tui.widgets.board import Board, BoardData, GenericBoard
+from tui.widgets.common import ActionChosen, StatusLine
+
+SPEEDS = list(ANIMATION_DELAYS)
 
 
 class PassKeyboard(ModalScreen[bool]):
     """Covers the table between hot-seat players so nobody sees another's hidden cards."""
 
-    BINDINGS: ClassVar = [Binding("enter", "ready", "I am NAME", show=True)]
+    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat")]
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -61,6 +67,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
+        Binding("minus", "speed(1)", "Slower"),
+        Binding("plus,equals_sign", "speed(-1)", "Faster"),
     ]
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:
@@ -70,6 +78,23 @@ class TableScreen(SpeedwayScreen):
         self.fold: TableFold | None = None
         self._busy = False
         self._covering = False
+        self._queue: deque[Update] = deque()
+        self._pacer: Timer | None = None
+
+    # ---------------------------------------------------------------- layout
+
+    def make_board(self) -> Board:
+        return GenericBoard(id="board")
+
+    def body(self) -> Iterable[Widget]:
+        yield Static("Connecting to the table…", id="table-title", classes="screen-title")
+        yield self.make_board()
+        yield StatusLine("", id="status")
+        yield Footer()
+
+    @property
+    def board(self) -> Board:
+        return self.query_one("#board", Board)
 
     # ---------------------------------------------------------------- following the hub
 
@@ -78,6 +103,7 @@ class TableScreen(SpeedwayScreen):
 
     def follow(self, seat: int | None) -> None:
         self.perspective = seat
+        self._queue.clear()
         self._follow(seat)
 
     @work(exclusive=True, group="watch")
@@ -85,41 +111,72 @@ class TableScreen(SpeedwayScreen):
         app = self.speedway
         who = app.identity
         if self.fold is not None and seat is not None:
-            local = app.who_for(self.fold.table.seats[seat].identity)
-            who = local or who
-        watch = app.hub.watch(self.table_id, who, seat)
+            who = app.who_for(self.fold.table.seats[seat].identity) or who
         try:
-            async for update in watch:
-                self.handle_update(update)
+            watch = app.hub.watch(self.table_id, who, seat)
         except (ValueError, IllegalAction) as err:
             self.status(str(err), error=True)
+            return
+        try:
+            async for update in watch:
+                self.receive(update)
         finally:
             with contextlib.suppress(Exception):
                 await watch.close()
 
+    def receive(self, update: Update) -> None:
+        """Queue an update; bots' steps are played back at the chosen pace."""
+        if isinstance(update, Welcome):
+            self._queue.clear()
+            self.handle_update(update)
+            return
+        self._queue.append(update)
+        self._drain()
+
+    def _paced(self, update: Update) -> bool:
+        if not isinstance(update, StepUpdate) or self.fold is None or update.seat is None:
+            return False
+        seat = self.fold.table.seats[update.seat]
+        return seat.bot is not None and self.speedway.bot_delay > 0
+
+    def _drain(self) -> None:
+        while self._queue and self._pacer is None:
+            update = self._queue[0]
+            if self._paced(update):
+                self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
+                return
+            self._queue.popleft()
+            self.handle_update(update)
+
+    def _tick(self) -> None:
+        self._pacer = None
+        if self._queue:
+            self.handle_update(self._queue.popleft())
+        if self._queue and self._paced(self._queue[0]):
+            self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
+        else:
+            self._drain()
+
     def handle_update(self, update: Update) -> None:
         if isinstance(update, Welcome):
-            self.fold = TableFold.from_welcome(update)
+            self.fold = TableFold.from_welcome(update, self.speedway.game(update.table.game))
             self._busy = False
             self.on_welcome(self.fold)
-            self.render_fold(self.fold.log, full=True)
+            self.board.set_log(self.fold.log)
+            self.redraw()
         elif isinstance(update, StepUpdate) and self.fold is not None:
             lines = self.fold.apply(update)
             self._busy = False
-            self.render_fold(lines, full=False)
+            self.on_step(update)
+            self.board.add_log(lines)
+            self.redraw()
         elif isinstance(update, TableChanged) and self.fold is not None:
             self.fold.retable(update.table)
-            self.render_fold([], full=False)
+            self.redraw()
         elif isinstance(update, ChatLine):
-            self.add_log(
-                [
-                    LogLine(
-                        self.fold.state_id if self.fold else 0,
-                        update.seat,
-                        f"{update.nickname} says: {update.text}",
-                    )
-                ]
-            )
+            state_id = self.fold.state_id if self.fold else 0
+            text = f"{update.nickname} says: {update.text}"
+            self.board.add_log([LogLine(state_id, update.seat, text)])
         elif isinstance(update, Notice):
             self.notify(update.text)
 
@@ -136,8 +193,8 @@ class TableScreen(SpeedwayScreen):
         ]
 
     def acting_seat(self) -> int | None:
-        """The first seat being asked that this keyboard plays for."""
-        if self.fold is None:
+        """The first seat being asked that this keyboard plays for (after any playback)."""
+        if self.fold is None or self._queue:
             return None
         mine = set(self.local_seats())
         for seat in self.fold.pending:
@@ -169,7 +226,6 @@ class TableScreen(SpeedwayScreen):
 
         def done(_: bool | None) -> None:
             self._covering = False
-            self.fold = None
             self.follow(seat)
 
         self.app.push_screen(PassKeyboard(name), done)
@@ -181,7 +237,7 @@ class TableScreen(SpeedwayScreen):
     def submit(self, action: Any) -> None:
         seat = self.acting_seat()
         if self.fold is None or seat is None:
-            self.status("It is not your turn.", error=True)
+            self.status("It is not your move yet.", error=True)
             return
         if self._busy:
             return
@@ -197,33 +253,50 @@ class TableScreen(SpeedwayScreen):
             await app.hub.submit(self.table_id, who, seat, action, state_id)
         except (IllegalAction, ValueError) as err:
             self._busy = False
+            self.redraw()
             self.status(str(err), error=True)
-            self.render_controls()
 
-    # ---------------------------------------------------------------- rendering hooks
+    # ---------------------------------------------------------------- rendering
 
     def on_welcome(self, fold: TableFold) -> None:
-        """A (re)start of the fold: subclasses reset their widgets here."""
+        """A (re)start of the fold: subclasses reset their UI state here."""
 
-    def render_fold(self, new_lines: list[LogLine], *, full: bool) -> None:
-        if full:
-            self.query_one(RaceLog).set_lines(new_lines)
-        else:
-            self.add_log(new_lines)
-        self.render_board()
-        self.render_controls()
+    def on_step(self, update: StepUpdate) -> None:
+        """One step was folded: subclasses react (e.g. open the Cup standings)."""
+
+    def board_data(self) -> BoardData | None:
+        fold = self.fold
+        if fold is None:
+            return None
+        return BoardData(
+            game=fold.game,
+            config=fold.config,
+            names=fold.names,
+            state=fold.state,
+            perspective=fold.seat,
+            pending=fold.pending,
+            last_events=fold.last_events,
+            result=fold.result(),
+            acting=self.acting_seat(),
+            legal=self.legal_now(),
+            selected=self.selection(),
+            history=fold.history,
+        )
+
+    def selection(self) -> frozenset[str]:
+        return frozenset()
+
+    def redraw(self) -> None:
+        data = self.board_data()
+        if data is None or self.fold is None:
+            return
+        info = self.fold.table
+        self.query_one("#table-title", Static).update(
+            f"{info.title} — {info.summary}   table {info.id}"
+        )
+        self.board.show(data)
         self.render_status()
         self._check_cover()
-
-    def add_log(self, lines: list[LogLine]) -> None:
-        with contextlib.suppress(Exception):
-            self.query_one(RaceLog).add_lines(lines)
-
-    def render_board(self) -> None:
-        """Subclasses draw the game."""
-
-    def render_controls(self) -> None:
-        """Subclasses offer the legal actions."""
 
     def render_status(self) -> None:
         fold = self.fold
@@ -232,16 +305,20 @@ class TableScreen(SpeedwayScreen):
             return
         result = fold.result()
         if result is not None:
-            self.status(f"Race over: {result.summary}  (escape: back)")
+            self.status(f"Race over: {result.summary}")
             return
         seat = self.acting_seat()
         if seat is not None:
-            self.status(f"{fold.names[seat]}, it is your move.")
+            self.status(self.your_move_text(seat))
         elif fold.pending:
             waiting = ", ".join(fold.names[s] for s in fold.pending)
             self.status(f"Waiting for {waiting}…")
         else:
             self.status(fold.table.status.capitalize())
+
+    def your_move_text(self, seat: int) -> str:
+        assert self.fold is not None
+        return f"{self.fold.names[seat]}, it is your move."
 
     def status(self, text: str, *, error: bool = False) -> None:
         with contextlib.suppress(Exception):
@@ -255,64 +332,13 @@ class TableScreen(SpeedwayScreen):
     def action_rules(self) -> None:
         self.speedway.show_rules(self.fold.game.id if self.fold else None)
 
-
-def summarise(view: Any, names: list[str]) -> str:
-    """A readable rendering of any game's view struct (for the generic table screen)."""
-    try:
-        data = msgspec.to_builtins(view)
-    except (TypeError, msgspec.EncodeError):
-        return repr(view)
-    if not isinstance(data, dict):
-        return pprint.pformat(data, width=60, compact=True)
-    lines = []
-    for key, value in data.items():
-        label = key.replace("_", " ")
-        if isinstance(value, list) and len(value) == len(names) and names:
-            lines.append(f"{label}:")
-            lines += [f"  {names[i]}: {_short(v)}" for i, v in enumerate(value)]
-        else:
-            lines.append(f"{label}: {_short(value)}")
-    return "\n".join(lines)
-
-
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else pprint.pformat(value, width=70, compact=True)
-    return text if len(text) <= 300 else text[:297] + "…"
+    def action_speed(self, step: int) -> None:
+        app = self.speedway
+        index = SPEEDS.index(app.settings.animation)
+        index = max(0, min(len(SPEEDS) - 1, index + step))
+        app.apply_settings(msgspec.structs.replace(app.settings, animation=SPEEDS[index]))
+        self.notify(f"Animation speed: {SPEEDS[index]}.", timeout=2)
 
 
 class GenericTableScreen(TableScreen):
     """Any registered game: the view summary, the race log and the legal actions."""
-
-    def body(self) -> Iterable[Widget]:
-        yield Static("", id="table-title", classes="screen-title")
-        with Horizontal(id="generic-main"):
-            yield Static("", id="generic-view", classes="panel")
-            with Vertical(id="generic-side"):
-                yield ActionList(id="actions")
-                yield RaceLog(id="race-log")
-        yield StatusLine("", id="status")
-        yield Footer()
-
-    def render_board(self) -> None:
-        fold = self.fold
-        if fold is None:
-            return
-        self.query_one("#table-title", Static).update(
-            f"{fold.table.title} — {fold.table.summary}  (table {fold.table.id})"
-        )
-        seats = "  ".join(f"[{i + 1}] {n}" for i, n in enumerate(fold.names))
-        self.query_one("#generic-view", Static).update(
-            f"Seats: {seats}\n\n" + summarise(fold.state, fold.names)
-        )
-
-    def render_controls(self) -> None:
-        fold = self.fold
-        actions = self.query_one(ActionList)
-        legal = self.legal_now()
-        if fold is None or not legal:
-            actions.set_actions([])
-            actions.border_title = "Waiting"
-            return
-        actions.border_title = "Your move (Enter to play)"
-        actions.set_actions([(action_label(fold.game, a, fold.names), a) for a in legal])
-        actions.focus()
