@@ -42,6 +42,24 @@ def stage_of(state: Any, seat: int | None) -> str:
     return str(getattr(turn, "stage", "roll")) if turn is not None else "roll"
 
 
+MODES = {
+    "oval": "Oval",
+    "time_trial": "Time Trials",
+    "multi_game": "Multi-Game",
+    "cup": "Cup Series",
+}
+
+
+def mode_words(config: Any) -> str:
+    mode = getattr(config, "mode", "oval")
+    words = MODES.get(mode, str(mode))
+    if mode == "time_trial":
+        return f"{words}, {getattr(config, 'hours', 6)} hours"
+    if mode == "cup":
+        return f"{words}, {len(getattr(config, 'schedule', ()))} races"
+    return f"{words}, {getattr(config, 'race_length', 500)} miles"
+
+
 class CupStandings(ModalScreen[None]):
     """The Cup Series table between races (and at the end of the season)."""
 
@@ -110,6 +128,10 @@ class Go500TableScreen(TableScreen):
                 schedule = getattr(self.fold.config, "schedule", ())
                 final = event.race + 1 >= len(schedule)
                 self.app.push_screen(CupStandings(self.fold.names, event, final))
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        return f"Go 500 — {mode_words(self.fold.config)}   table {self.fold.table.id}"
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

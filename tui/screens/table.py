@@ -290,13 +290,15 @@ class TableScreen(SpeedwayScreen):
         data = self.board_data()
         if data is None or self.fold is None:
             return
-        info = self.fold.table
-        self.query_one("#table-title", Static).update(
-            f"{info.title} — {info.summary}   table {info.id}"
-        )
+        self.query_one("#table-title", Static).update(self.title_text())
         self.board.show(data)
         self.render_status()
         self._check_cover()
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        info = self.fold.table
+        return f"{info.title} — {info.summary}   table {info.id}"
 
     def render_status(self) -> None:
         fold = self.fold

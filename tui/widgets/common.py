@@ -34,7 +34,13 @@ class RaceLog(RichLog):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(
-            id=id, classes=classes, wrap=True, markup=False, highlight=False, max_lines=2000
+            id=id,
+            classes=classes,
+            wrap=True,
+            markup=False,
+            highlight=False,
+            max_lines=2000,
+            min_width=20,
         )
         self.border_title = "Race log"
         self.can_focus = False

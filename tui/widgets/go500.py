@@ -123,7 +123,7 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
     if view.empty:
         return [Text(" " * width) for _ in range(4)]
     top, word, kind = face_words(view.die, view.face, config)
-    if view.removed:
+    if view.removed and view.face is None:
         top, word = "✗", "OUT"
     elif view.lost:
         top, word = "—", "NO FACE"
@@ -164,17 +164,28 @@ class DieClicked(Message):
 # ------------------------------------------------------------------------------ reading state
 
 
+_ROLLS = ("DiceRolled", "PitDieRolled", "CrashDieRolled", "QualifyingRolled")
+
+
 def focus_seat(data: BoardData) -> int | None:
-    """Whose dice the tray shows: the local player to act, else the latest roller."""
+    """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
     state = data.state
     if data.acting is not None and getattr(state, "phase", "") == "turn":
         turn = _turn_of(state, data.acting)
         if turn is not None and getattr(turn, "rolls", 0) > 0:
             return data.acting
-    for event in data.last_events:
-        name = type(event).__name__
-        if name in ("DiceRolled", "PitDieRolled", "CrashDieRolled", "QualifyingRolled"):
+    for event in reversed(data.last_events):
+        if type(event).__name__ in _ROLLS:
             return int(event.seat)
+    for _, _, step_events in reversed(data.history[-12:]):
+        for event in reversed(step_events):
+            name = type(event).__name__
+            if name == "RaceStarted":
+                break
+            if name in _ROLLS[:3]:
+                turn = _turn_of(state, int(event.seat))
+                if turn is not None and getattr(turn, "rolls", 0) > 0:
+                    return int(event.seat)
     if data.acting is not None:
         return data.acting
     current = getattr(state, "current", None)
@@ -310,6 +321,8 @@ class DiceTray(Widget):
         if turn.crash is not None:
             extra.append(DieView("CR", turn.crash))
         caption = f"{names[seat]}'s dice" + (" (extra turn)" if turn.extra else "")
+        if data.acting is not None and data.acting != seat:
+            caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
         return row, shelf, extra, caption
 
     def render(self) -> Text:
@@ -415,7 +428,7 @@ class Scoreboard(Widget):
         qual = getattr(state, "qual_scores", ())
         name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
-        bar_w = max(6, width - (2 + 2 + name_w + 1 + 10 + 10))
+        bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
         text = Text(header, style=Style(bold=True))
         for seat in order:
