@@ -19,7 +19,7 @@ __all__ = ["UnknownGame", "all_games", "game_ids", "get"]
 _PACKAGES: dict[str, str] = {
     "go500": "core.go500",
     # (Cthulhu 500 registers on the next line when its engine lands.)
-    # (NASCAR Champions registers on the next line when its engine lands.)
+    "champions": "core.champions",
 }
 
 _loaded: dict[str, Game] = {}
