@@ -130,6 +130,9 @@ def test_verify_print_export_of_a_good_file(tmp_path):
     code, out, err = run(path, verify=True)
     assert (code, err) == (0, "")
     assert "Verified" in out
+    replay = open_replay(path, DASH)
+    digits = f"SHA-256(3 || salt {replay.salt.hex()})"
+    assert f"commitment {replay.header.commitment} = {digits}" in out
     code, out, err = run(path, print_=True)
     assert code == 0
     assert "Seed: 3" in out
