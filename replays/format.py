@@ -212,9 +212,10 @@ def _frame_at(data: bytes | memoryview, pos: int, salt: bytes, size: int) -> tup
 def _valid_record_after(data: bytes, start: int, salt: bytes, min_seq: int) -> bool:
     """Whether any whole, valid record of this file starts somewhere after ``start``."""
     size = len(data)
+    max_seq = min_seq + (size - start) // RECORD_HEAD  # no more records than that fit
     for pos in range(start + 1, size - RECORD_HEAD + 1):
         length, seq, kind = _RECORD.unpack_from(data, pos)
-        if length > MAX_RECORD or kind not in _KINDS or seq < min_seq:
+        if length > MAX_RECORD or kind not in _KINDS or not min_seq <= seq <= max_seq:
             continue
         if pos + RECORD_HEAD + length > size:
             continue

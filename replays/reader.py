@@ -233,7 +233,12 @@ class Replay:
                 pass
         if state is None:
             start = -1
-            state = self.game.new_state(self.config, len(self.seats))
+            try:
+                state = self.game.new_state(self.config, len(self.seats))
+            except Exception as err:  # a game refusing a recorded config
+                raise ReplayError(
+                    f"The replay's table cannot be set up ({type(err).__name__})."
+                ) from None
         for j in range(start + 1, k + 1):
             for event in self.steps[j].events:
                 try:
