@@ -11,7 +11,7 @@ All integers are little-endian. A record's check is BLAKE2b-64 keyed with the fi
 ``seq`` counts records from 0 without gaps. The payload is one MessagePack-encoded, tagged
 msgspec struct: record 0 is the `Header`, then one `StepRecord` per accepted step (step 0 is
 the setup), an optional `Snapshot` after every K-th step, a `SeatsRecord` whenever the people at
-the table change, and finally the `End`.
+the table change, and finally the `End` (kinds 1 header, 2 step, 3 snapshot, 4 end, 5 seats).
 
 Every step record is a commit point: a reader takes the file up to the last whole record.
 `scan` validates the framing and tells a torn tail (the last record incomplete or damaged,
