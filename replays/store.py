@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from core.game import Table
+from core.game import Game, Table
 from replays.errors import ReplayError
 from replays.format import KIND_STEP
 from replays.log import encode_start, fsync_dir, utc_stamp
@@ -121,15 +121,17 @@ def save_finished_table(
     return _write_atomically(Path(folder), replay_name(table.game.id, created, data), data)
 
 
-def publish_log(log_path: Path | str, folder: Path, *, verify: bool = True) -> Path:
+def publish_log(
+    log_path: Path | str, folder: Path, *, verify: bool = True, game: Game | None = None
+) -> Path:
     """Move a finished table log into the replays ``folder`` (atomically) and return its path.
 
     The file is copied byte for byte (keeping the commitment the players saw), synced and
-    renamed into place; then the log is removed.
+    renamed into place; then the log is removed. ``game`` defaults to the registered one.
     """
     log_path = Path(log_path)
     data = read_file_bytes(log_path)
-    replay = read_replay(data, path=log_path)
+    replay = read_replay(data, game, path=log_path)
     if replay.end is None:
         raise ReplayError(f"The table log {log_path.name} has not finished, so it is no replay.")
     data = data[: replay.scan.good_end]

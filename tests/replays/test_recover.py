@@ -226,3 +226,21 @@ class CrashMachine(RuleBasedStateMachine):
 
 TestCrashMachine = CrashMachine.TestCase
 TestCrashMachine.settings = settings(max_examples=20, stateful_step_count=12, deadline=None)
+
+
+def test_restore_a_branched_table_keeps_its_given_past(tmp_path):
+    source = finished_dash(1, goal=40, bot="roll")
+    past = [event for step in source.history[:5] for event in step.events]
+    table = Table(DASH, source.config, source.seats, 99, setup_events=past)
+    path = tmp_path / "b.log"
+    spec_branch = {"source": "x.replay", "step": 4, "events": past}  # as TableSpec carries it
+    writer = LogWriter.create(path, table, fsync=False, branched_from=spec_branch)
+    for _ in range(3):
+        writer.append(table.submit(table.pending()[0], Roll()))
+    writer.close()
+    replay = open_replay(path, DASH)
+    assert replay.header.branched_from == {"source": "x.replay", "step": 4}  # past not doubled
+    restored, writer = restore_table(path, 99, DASH, fsync=False)
+    assert restored.history == table.history
+    play_on(restored, writer)
+    assert verify(open_replay(path, DASH)).ok

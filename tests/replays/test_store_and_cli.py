@@ -117,6 +117,14 @@ def test_publish_log_moves_the_live_log_keeping_its_commitment(tmp_path, dash_re
     assert open_replay(path, DASH).header.commitment == commitment
 
 
+def test_publish_log_takes_a_game_that_is_not_registered(tmp_path):
+    log = tmp_path / "t.log"
+    play_logged(log, seed=13)
+    path = publish_log(log, tmp_path / "replays", game=DASH)
+    assert open_replay(path, DASH).seed == 13
+    assert not log.exists()
+
+
 def test_publish_log_refuses_an_unfinished_log(tmp_path, dash_registered):
     log = tmp_path / "t.log"
     play_logged(log, finish=False)
