@@ -161,6 +161,7 @@ class ChampionsState(msgspec.Struct, frozen=True, kw_only=True):
     places: tuple[int, ...] = ()
     lap_places: tuple[tuple[int, ...], ...] = ()
     turn: int = 0
+    """Turns started in this lap."""
 
     def owner(self, colour: int) -> int | None:
         for seat, car in enumerate(self.seat_car):
