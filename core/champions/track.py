@@ -107,6 +107,7 @@ def _move_ends(
     return tuple(ends)
 
 
+@lru_cache(maxsize=65536)
 def _reaches(track: Track, space: Space, end: End, left: int, occupied: frozenset[Space]) -> bool:
     """Whether a route from ``space`` reaches ``end`` in at most ``left`` more steps."""
     if end is FINISH:
