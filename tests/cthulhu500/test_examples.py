@@ -30,7 +30,8 @@ from core.rng import ScriptedChance
 from tests.cthulhu500.kit import CH, FE, OL, PU, SCV, Run, d, race
 
 
-def test_example_1_C_LAP_C_RANK_leader_passes_the_rear():
+def test_example_1_c_lap_c_rank_leader_passes_the_rear():
+    """C-LAP, C-RANK."""
     r = Run(race(FE, OL, PU, active=0))
     r.act(0, AttemptPass(), d(2, 3))
     assert r.of(ev.PassResolved)[0].attacker_total == 6
@@ -40,7 +41,8 @@ def test_example_1_C_LAP_C_RANK_leader_passes_the_rear():
     assert ranking(r.state) == (0, 1, 2)
 
 
-def test_example_2_C_PASS_TIE_FRESH_both_damaged_no_movement():
+def test_example_2_c_pass_tie_fresh_both_damaged_no_movement():
+    """C-PASS-TIE-FRESH."""
     r = Run(race(CH, OL, SCV, PU, active=2))
     r.act(2, AttemptPass(), d(4, 4))
     assert r.damaged(2)
@@ -48,7 +50,8 @@ def test_example_2_C_PASS_TIE_FRESH_both_damaged_no_movement():
     assert r.pack == (0, 1, 2, 3)
 
 
-def test_example_3_C_PASS_TIE_DEFENDER_DAMAGED_passer_and_follower():
+def test_example_3_c_pass_tie_defender_damaged_passer_and_follower():
+    """C-PASS-TIE-DEFENDER-DAMAGED."""
     r = Run(race(CH, OL, SCV, PU, active=2, damaged=(1,)))
     r.act(2, AttemptPass(), d(3, 4))
     assert r.damaged(2)
@@ -65,14 +68,16 @@ def test_example_3_by_drafting_a_tie_is_no_win_and_offers_no_follow_up():
     assert TakeFreeTest() not in r.legal(2)
 
 
-def test_example_4_C_PASS_TIE_ATTACKER_DAMAGED_follower_moves_ahead_of_both():
+def test_example_4_c_pass_tie_attacker_damaged_follower_moves_ahead_of_both():
+    """C-PASS-TIE-ATTACKER-DAMAGED."""
     r = Run(race(CH, OL, SCV, PU, active=2, damaged=(2,)))
     r.act(2, AttemptPass(), d(3, 3))
     assert r.damaged(1)
     assert r.pack == (0, 3, 1, 2)
 
 
-def test_example_5_C_DAMAGE_AGAIN_spikey_bits_over_the_seam():
+def test_example_5_c_damage_again_spikey_bits_over_the_seam():
+    """C-DAMAGE-AGAIN."""
     r = Run(race(FE, OL, PU, active=0, damaged=(0,), laps={0: 2}, mods={2: (37,)}))
     r.act(0, AttemptPass(), d(6, 1))
     assert r.laps(0) == 3
@@ -81,7 +86,8 @@ def test_example_5_C_DAMAGE_AGAIN_spikey_bits_over_the_seam():
     assert ranking(r.state) == (0, 1, 2)
 
 
-def test_example_5_variant_C_SEAM_blocked_and_circle():
+def test_example_5_variant_c_seam_blocked_and_circle():
+    """C-SEAM."""
     blocked = Run(race(FE, OL, PU, pack=(1, 0, 2), active=0, damaged=(2,), hands={0: (79,)}))
     blocked.act(0, PlayAction(card=79, target_seat=2))
     assert blocked.of(ev.DamageMove)[0].outcome == "seam_blocked"
@@ -103,7 +109,8 @@ def test_example_5_variant_C_SEAM_blocked_and_circle():
     assert circle.laps(0) == circle.laps(1) == 0
 
 
-def test_example_6_C_CHAIN_C_REACT_WINDOW_ia_ia_chain():
+def test_example_6_c_chain_c_react_window_ia_ia_chain():
+    """C-CHAIN, C-REACT-WINDOW."""
     r = Run(race(FE, OL, pack=(0, 1), active=0, hands={0: (79, 86, 87), 1: (88, 89)}))
     r.act(0, PlayAction(card=79, target_seat=1))
     asked = []
@@ -124,7 +131,8 @@ def test_example_6_C_CHAIN_C_REACT_WINDOW_ia_ia_chain():
     assert r.state.actions_left == 1
 
 
-def test_example_7a_C_SEAM_SWAP_both_damaged_at_the_seam():
+def test_example_7a_c_seam_swap_both_damaged_at_the_seam():
+    """C-SEAM-SWAP."""
     r = Run(race(FE, OL, PU, active=0, damaged=(0, 2)))
     r.act(0, AttemptPass(), d(3, 4))
     assert r.pack == (2, 1, 0)
@@ -149,7 +157,8 @@ def test_example_7c_rear_attacker_damaged_nothing_moves():
     assert r.pack == (0, 1, 2)
 
 
-def test_example_7d_C_PASS_TIE_ONE_HIT_two_players_and_lucky_break():
+def test_example_7d_c_pass_tie_one_hit_two_players_and_lucky_break():
+    """C-PASS-TIE-ONE-HIT."""
     r = Run(race(PU, OL, active=0, damaged=(0,)))
     r.act(0, AttemptPass(), d(5, 3))
     assert r.damaged(1)
@@ -163,7 +172,8 @@ def test_example_7d_C_PASS_TIE_ONE_HIT_two_players_and_lucky_break():
     assert lucky.pack == (1, 0)
 
 
-def test_example_8_C_PIT_FREE_TEST_C_AUTO_DECISION_rear_pits():
+def test_example_8_c_pit_free_test_c_auto_decision_rear_pits():
+    """C-PIT-FREE-TEST, C-AUTO-DECISION."""
     r = Run(race(FE, OL, PU, active=2, hands={2: (56,)}))
     r.act(2, PitStop())
     assert r.pending() == (0,)
@@ -176,7 +186,8 @@ def test_example_8_C_PIT_FREE_TEST_C_AUTO_DECISION_rear_pits():
     assert isinstance(r.state.stack[-1], DActions)
 
 
-def test_example_9_C_FREE_PASS_drafting_follow_up():
+def test_example_9_c_free_pass_drafting_follow_up():
+    """C-FREE-PASS."""
     r = Run(race(CH, OL, SCV, PU, active=2, hands={2: (64,)}))
     r.act(2, PlayAction(card=64), d(6, 1))
     assert r.pack == (0, 2, 1, 3)
@@ -198,7 +209,8 @@ def test_example_9_black_flag_cancels_and_no_follow_up():
     assert isinstance(r.state.stack[-1], DActions)
 
 
-def test_example_10_C_CONTAGION_gremlins_jumps_and_ends_at_the_caster():
+def test_example_10_c_contagion_gremlins_jumps_and_ends_at_the_caster():
+    """C-CONTAGION."""
     turn = (TEndTurn(0), TDrawPhase(0), DDiscard(0), DActions(0))
     r = Run(
         race(
@@ -234,7 +246,8 @@ def test_example_10_C_CONTAGION_gremlins_jumps_and_ends_at_the_caster():
     assert r.of(ev.ContagionEnded)[0].reason == "caster"
 
 
-def test_example_11_C_PACK_ORDER_C_CHANCE_ties_by_dice():
+def test_example_11_c_pack_order_c_chance_ties_by_dice():
+    """C-PACK-ORDER, C-CHANCE."""
     chance = ScriptedChance([0] * 7 + [0] * 92)
     events = setup(Config(), 4, chance)
     state = Run.__new__(Run)
@@ -267,7 +280,8 @@ def _fold(events):
     return s
 
 
-def test_example_12_C_EQUIP_CAP_caps_attack_and_defence():
+def test_example_12_c_equip_cap_caps_attack_and_defence():
+    """C-EQUIP-CAP."""
     r = Run(
         race(
             FE,
@@ -285,7 +299,8 @@ def test_example_12_C_EQUIP_CAP_caps_attack_and_defence():
     assert r.pack == (1, 0)
 
 
-def test_example_13_C_RESHUFFLE_C_CHECKERED_FLAG_flag_as_second_draw():
+def test_example_13_c_reshuffle_c_checkered_flag_flag_as_second_draw():
+    """C-RESHUFFLE, C-CHECKERED-FLAG."""
     turn = (TEndTurn(0), TDrawPhase(0), DDiscard(0))
     r = Run(
         race(
