@@ -24,6 +24,8 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from core import registry
 from core.game import (
     ConfigError,
@@ -312,8 +314,12 @@ class LocalHub:
                 seats.append(Seat(name=OPEN_NAME))
                 open_flags.append(True)
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        # A branch from a replay starts from the source game's past events (TableSpec docs).
+        past = (spec.branched_from or {}).get("events")
+        if past is not None:
+            past = [msgspec.convert(e, game.event_type) if isinstance(e, dict) else e for e in past]
         try:
-            table = Table(game, config, seats, seed)
+            table = Table(game, config, seats, seed, setup_events=past)
         except ConfigError as err:
             raise ValueError(str(err)) from None
         table_id = self._new_id()
