@@ -812,30 +812,19 @@ def _replay_path(data_dir: Path | None, replay_id: str) -> Path | None:
 
 
 def _replay_lines(data_dir: Path | None) -> list[str]:
+    """``ssh HOST replays``: one line per finished game, newest first."""
+    from replays.store import list_replays
+
     folder = _replays_dir(data_dir)
-    files = sorted(folder.glob("*.replay")) if folder is not None and folder.is_dir() else []
-    if not files:
+    infos = [i for i in list_replays(folder) if i.finished] if folder is not None else []
+    if not infos:
         return ["No finished games yet."]
-    lines = []
-    try:
-        from replays.store import list_replays  # type: ignore[attr-defined]
-
-        for item in list_replays(folder):
-            lines.append(_describe_replay(item))
-    except ImportError:
-        for path in files:
-            lines.append(f"{path.stem}  {path.stat().st_size} bytes")
+    lines = [
+        f"{info.path.stem}  {info.title}  {info.date}  {', '.join(info.players)}  {info.summary}"
+        for info in infos
+    ]
     lines.append("Download one with: ssh HOST replay ID > race.replay")
-    return lines
-
-
-def _describe_replay(item: Any) -> str:
-    parts = [str(getattr(item, "id", getattr(item, "replay_id", "?")))]
-    for name in ("game", "summary", "result", "players"):
-        value = getattr(item, name, None)
-        if value:
-            parts.append(str(value) if not isinstance(value, list) else ", ".join(map(str, value)))
-    return "  ".join(parts)
+    return ["".join(ch for ch in line if ch.isprintable()) for line in lines]
 
 
 # ---------------------------------------------------------------------------- entry point
