@@ -43,8 +43,14 @@ def random_bot(view: ChampionsState, seat: int, legal: Sequence[Any], chance: Ch
 # --------------------------------------------------------------------------- promoter
 
 
+STALL_TURNS = 60
+"""After this many turns in a lap the promoter pushes every car on, so bots never stall."""
+
+
 def _weights(view: ChampionsState, seat: int) -> list[float]:
     """How much ``seat`` wants each car to go forward (negative: hold it back)."""
+    if view.turn > STALL_TURNS:
+        return [1.0] * len(view.cars)
     mine = view.seat_car[seat]
     out = []
     for colour in range(len(view.cars)):

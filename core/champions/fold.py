@@ -316,6 +316,7 @@ def _lap_started(state: ChampionsState, e: LapStarted) -> ChampionsState:
         queue=(),
         red_line_crossed=False,
         places=(),
+        turn=0,
     )
 
 

@@ -161,6 +161,7 @@ class ChampionsState(msgspec.Struct, frozen=True, kw_only=True):
     places: tuple[int, ...] = ()
     lap_places: tuple[tuple[int, ...], ...] = ()
     turn: int = 0
+    """Turns started in this lap."""
 
     def owner(self, colour: int) -> int | None:
         for seat, car in enumerate(self.seat_car):
@@ -169,8 +170,11 @@ class ChampionsState(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
     def occupied(self, but: int | None = None) -> frozenset[Space]:
+        """The spaces of the cars on the track (all but ``but``)."""
         return frozenset(
-            c.space for c in self.cars if c.on_track and c.colour != but and c.space is not None
+            (c.row, c.lane)
+            for c in self.cars
+            if c.row is not None and c.lane is not None and c.place is None and c.colour != but
         )
 
 

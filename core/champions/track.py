@@ -18,6 +18,7 @@ cars first, N-COLOUR-DIE), or draw chance.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from core.champions.data import Track
 
@@ -36,16 +37,18 @@ def steps_from(track: Track, space: Space, occupied: frozenset[Space]) -> list[S
     A step from the last row finishes the car; that is not a space, so this returns [] there
     (see ``can_step``).
     """
+    return [s for s in _ahead(track, space) if s not in occupied]
+
+
+@lru_cache(maxsize=4096)
+def _ahead(track: Track, space: Space) -> tuple[Space, ...]:
+    """The spaces one step ahead of ``space`` on an empty track, in canonical order."""
     row, lane = space
     nxt = row + 1
     if nxt >= track.rows:
-        return []
+        return ()
     width = track.lanes[nxt]
-    out: list[Space] = []
-    for candidate in (lane, lane - 1, lane + 1):
-        if 0 <= candidate < width and (nxt, candidate) not in occupied:
-            out.append((nxt, candidate))
-    return out
+    return tuple((nxt, c) for c in (lane, lane - 1, lane + 1) if 0 <= c < width)
 
 
 def can_step(track: Track, space: Space, occupied: frozenset[Space]) -> bool:
@@ -64,6 +67,18 @@ def move_ends(
 ) -> list[End]:
     """N-MOVE: the end options of "move ``steps``" from ``start`` (spaces by (row, lane), then
     ``FINISH``). ``occupied`` holds the other cars' spaces. Empty when the car cannot move."""
+    return list(_move_ends(track, start, steps, occupied, partial_moves, dead_end_steering))
+
+
+@lru_cache(maxsize=65536)
+def _move_ends(
+    track: Track,
+    start: Space,
+    steps: int,
+    occupied: frozenset[Space],
+    partial_moves: bool,
+    dead_end_steering: bool,
+) -> tuple[End, ...]:
     dead: set[Space] = set()
     finish = False
     frontier: set[Space] = {start}
@@ -89,9 +104,10 @@ def move_ends(
         ends = [*sorted(full | dead)]
         if finish:
             ends.append(FINISH)
-    return ends
+    return tuple(ends)
 
 
+@lru_cache(maxsize=65536)
 def _reaches(track: Track, space: Space, end: End, left: int, occupied: frozenset[Space]) -> bool:
     """Whether a route from ``space`` reaches ``end`` in at most ``left`` more steps."""
     if end is FINISH:
