@@ -27,6 +27,10 @@ def places(state: State) -> list[int]:
         out += [c for c in (v.driver, v.tires) if c is not None]
     for m in state.set_aside:
         out += [m, m + 1]
+    if any(v.marker == 0 for v in state.vehicles):  # choose mode, before the choices:
+        taken = {v.marker for v in state.vehicles}  # pairs on offer, the deck still boxed
+        out += [c for m in range(1, 16, 2) if m not in taken for c in (m, m + 1)]
+        out += list(range(17, 111))
     for hand in state.hands:
         out += hand
     out += [*state.draw, *state.discard, *state.in_play]
@@ -45,10 +49,11 @@ def table(seed: int, n: int, bots: tuple[str, ...] = ("random",), **options: Any
     seed=st.integers(0, 2**32),
     n=st.integers(2, 8),
     prompt=st.sampled_from(["holders", "everyone"]),
+    assignment=st.sampled_from(["random", "choose"]),
     bots=st.sampled_from([("random",), ("shrewd", "random")]),
 )
-def test_every_card_is_always_in_exactly_one_place(seed, n, prompt, bots):
-    t = table(seed, n, bots, reaction_prompt=prompt)
+def test_every_card_is_always_in_exactly_one_place(seed, n, prompt, assignment, bots):
+    t = table(seed, n, bots, reaction_prompt=prompt, vehicle_assignment=assignment)
     assert sorted(places(t.state)) == list(range(1, 111))
     for _ in range(3000):
         pending = t.pending()

@@ -591,3 +591,40 @@ def test_reshuffle_leaves_contagion_cards_out():
     assert [e.card for e in r.of(ev.CardDrawn)] == [34]
     assert r.state.over
     assert r.state.contagions[0].card == 63
+
+
+def test_both_damaged_tie_midpack_swaps_them():
+    """C-PASS-TIE-BOTH-DAMAGED: two damaged vehicles hit again swap places (no lap)."""
+    r = Run(race(CH, OL, SCV, PU, active=2, damaged=(1, 2)))
+    r.act(2, AttemptPass(), d(4, 5))
+    assert r.of(ev.PassResolved)[0].outcome == "tie"
+    assert r.pack == (0, 2, 1, 3)
+    assert r.laps(2) == 0
+
+
+def test_copies_of_a_card_are_one_answer():
+    """C-AUTO-DECISION: copies of one card in one place count once (lowest id)."""
+    r = Run(race(FE, OL, active=0, hands={0: (79,), 1: (88, 86, 87)}))
+    r.act(0, PlayAction(card=79, target_seat=1))
+    assert r.legal(1) == [PlayReaction(86), PassReaction()]
+
+
+def test_pile_label_rounds_unless_exact_counts():
+    """§7 hidden information: the draw pile is shown about, unless `exact_pile_counts`."""
+    from core.cthulhu500.board import pile_label
+
+    assert pile_label(race(FE, OL, draw=tuple(range(17, 40)))) == "about 20"
+    assert pile_label(race(FE, OL, draw=(17, 18))) == "fewer than 5"
+    assert pile_label(race(FE, OL, draw=(17, 18), exact_pile_counts=True)) == "2"
+
+
+def test_bad_config_is_refused_with_a_sentence():
+    from core import registry
+    from core.game import ConfigError, config_from_options
+
+    game = registry.get("cthulhu500")
+    with pytest.raises(ConfigError, match="cannot be negative"):
+        game.check_config(Config(hand_limit=-1), 3)
+    with pytest.raises(ConfigError, match="Bad option"):
+        config_from_options(game, {"seam_damage_moves": "sideways"})
+    assert config_from_options(game, {"round_limit": "4"}).round_limit == 4
