@@ -17,9 +17,9 @@ __all__ = ["UnknownGame", "all_games", "game_ids", "get"]
 
 # id -> module holding GAME. One line per game; keep them apart so branches merge cleanly.
 _PACKAGES: dict[str, str] = {
-    # (Go 500 registers on the next line when its engine lands.)
+    "go500": "core.go500",
     "cthulhu500": "core.cthulhu500",
-    # (NASCAR Champions registers on the next line when its engine lands.)
+    "champions": "core.champions",
 }
 
 _loaded: dict[str, Game] = {}

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.game import IllegalAction, Seat, Table
+from core.game import ConfigError, IllegalAction, Seat, Table
 from core.rng import Pcg32
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,8 +55,23 @@ def fold(game, n: int, events) -> object:
     return state
 
 
+def seats_allowed(game, n: int) -> bool:
+    """Whether the default config seats ``n`` (a game's modes may seat more or fewer)."""
+    try:
+        game.check_config(game.default_config(), n)
+    except ConfigError:
+        return False
+    return True
+
+
 def seat_counts(game) -> list[int]:
-    return sorted({game.min_seats, min(game.max_seats, max(game.min_seats, 3)), game.max_seats})
+    wanted = {game.min_seats, min(game.max_seats, max(game.min_seats, 3)), game.max_seats}
+    allowed = [n for n in range(game.min_seats, game.max_seats + 1) if seats_allowed(game, n)]
+    return sorted({min(allowed, key=lambda a: abs(a - n)) for n in wanted})
+
+
+def most_seats(game) -> int:
+    return max(seat_counts(game))
 
 
 @settings(
@@ -111,7 +126,7 @@ def test_fold_of_events_equals_stepped_state_and_views_are_redacted_folds(game, 
 )
 @given(seed=st.integers(0, 2**64 - 1))
 def test_events_and_actions_round_trip_through_msgspec(game, seed):
-    table = play_random(game, seed, game.min_seats if game.min_seats > 1 else 2, None)
+    table = play_random(game, seed, max(2, min(seat_counts(game))), None)
     for step in table.history:
         for event in step.events:
             for codec in (msgspec.msgpack, msgspec.json):
@@ -124,9 +139,9 @@ def test_events_and_actions_round_trip_through_msgspec(game, seed):
 
 
 def test_refused_action_draws_no_chance(game):
-    table = Table(game, game.default_config(), seats_for(game, game.max_seats), 7)
+    table = Table(game, game.default_config(), seats_for(game, most_seats(game)), 7)
     pending = table.pending()
-    other = next((s for s in range(game.max_seats) if s not in pending), None)
+    other = next((s for s in range(most_seats(game)) if s not in pending), None)
     before = table.chance.snapshot()  # type: ignore[attr-defined]
     if other is not None:
         with pytest.raises(IllegalAction):
@@ -154,7 +169,7 @@ print(digest.hexdigest())
 
 
 def test_identical_bytes_across_hash_seeds(game):
-    n = min(game.max_seats, 4)
+    n = min(most_seats(game), 4)
     script = _SCRIPT.format(root=str(ROOT), gid=game.id, n=n)
     outs = []
     for hash_seed in ("0", "12345"):

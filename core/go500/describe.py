@@ -1,0 +1,177 @@
+"""Go 500 events in plain English, one sentence each (the race log and `replay --print`).
+
+Owns the wording. Must not: change state or know more than the event and the seat names.
+Face names come from the dice data, so a data change reads right here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.go500.data import DICE
+from core.go500.model import (
+    BigOneRolled,
+    BigOneStarted,
+    CautionCut,
+    ChaosStruck,
+    CheckeredFlag,
+    CrashDieRolled,
+    CupPointsAwarded,
+    DiceRolled,
+    DiceSaved,
+    DriverFinished,
+    EffectQueued,
+    FinalRoundStarted,
+    InTheGroove,
+    KnockedOut,
+    MilesRecorded,
+    PaintTargetNeeded,
+    PaintTraded,
+    PitDieRolled,
+    PoleWon,
+    PowerDieRemoved,
+    QualifyingRolled,
+    RaceEnded,
+    RaceStarted,
+    RoundEnded,
+    RoundStarted,
+    SeasonEnded,
+    TurnEnded,
+    TurnOver,
+    TurnStarted,
+)
+
+__all__ = ["describe", "face_label"]
+
+_BY_ID = DICE.by_id
+_KIND = {"F": "F", "P": "P", "PIT": "PIT", "CR": "CR"}
+
+
+def face_label(die: str, face: int | None) -> str:
+    """The label of ``face`` on die ``die`` ("T3" reads the Track Die)."""
+    if face is None:
+        return "-"
+    return _BY_ID[_KIND.get(die, "T")].faces[face].label
+
+
+def _list(names: Sequence[str], seats: Sequence[int]) -> str:
+    words = [names[s] for s in seats]
+    if not words:
+        return "nobody"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+_ENDINGS = {
+    "green_stop": "stops under the green flag with {showing} miles showing",
+    "pit": "takes the yellow flag into the pits with {showing} miles showing",
+    "crash": "sees the red flag and crashes with {showing} miles showing",
+    "penalty": "is black-flagged: all miles this turn are lost",
+    "groove": "ends the turn In the Groove",
+    "behind_wall": "is behind the wall",
+}
+
+_CHAOS = {
+    "lost_wheel": "Lost Wheel",
+    "rubbin": "Rubbin'",
+    "debris": "Debris",
+}
+
+_EFFECTS = {"caution": "a caution", "big_one": "The Big One", "paint": "Tradin' Paint"}
+
+
+def describe(event: Any, names: Sequence[str]) -> str | None:
+    """One English sentence for ``event`` (seat names from ``names``)."""
+    e = event
+    if isinstance(e, DiceRolled):
+        parts = ", ".join(f"{d} {face_label(d, f)}" for d, f in zip(e.dice, e.faces, strict=True))
+        return f"{names[e.seat]} rolls {parts}: {e.showing} miles showing."
+    if isinstance(e, DiceSaved):
+        return f"{names[e.seat]} saves {', '.join(e.dice)}."
+    if isinstance(e, TurnStarted):
+        what = "an extra turn (In the Groove)" if e.extra else "a turn"
+        if e.final:
+            what += " in the final round"
+        return f"{names[e.seat]} takes {what}."
+    if isinstance(e, TurnEnded):
+        return f"{names[e.seat]} {_ENDINGS[e.kind].format(showing=e.showing)}."
+    if isinstance(e, MilesRecorded):
+        extra = " (capped at the best turn)" if e.capped else ""
+        stall = ", stalling at 0" if e.stalled else ""
+        return f"{names[e.seat]} records {e.miles} miles{extra}{stall}: total {e.total}."
+    if isinstance(e, PitDieRolled):
+        return f"{names[e.seat]} rolls the Pit Die: {face_label('PIT', e.face)}."
+    if isinstance(e, CrashDieRolled):
+        return f"{names[e.seat]} rolls the Crash Die: {face_label('CR', e.face)}."
+    if isinstance(e, PowerDieRemoved):
+        why = {"flat": "a flat tire", "lost_wheel": "a Lost Wheel", "rubbin": "Rubbin'"}[e.reason]
+        return f"{names[e.seat]} loses the Power Die for this turn ({why})."
+    if isinstance(e, InTheGroove):
+        return f"{names[e.seat]} is In the Groove: every die shows a circle!"
+    if isinstance(e, ChaosStruck):
+        what = _CHAOS[e.kind]
+        shown = face_label(e.die, e.face)
+        tail = f", re-rolled to {face_label(e.die, e.redraw)}" if e.redraw is not None else ""
+        return f"{what} on {names[e.seat]}'s {e.die} (it showed {shown}){tail}."
+    if isinstance(e, KnockedOut):
+        return f"BIG X! {names[e.seat]} is behind the wall and out of the race."
+    if isinstance(e, DriverFinished):
+        return f"{names[e.seat]} crosses the finish line with {e.total} miles."
+    if isinstance(e, CheckeredFlag):
+        return f"Checkered flag: {names[e.seat]} wins the race!"
+    if isinstance(e, CautionCut):
+        if e.cut is None:
+            return f"Caution ({names[e.trigger]}): no sole leader, nobody is cut."
+        return f"Caution ({names[e.trigger]}): leader {names[e.cut]} is cut to {e.total} miles."
+    if isinstance(e, BigOneStarted):
+        return (
+            f"The Big One! {names[e.seat]} sets off a pile-up: everyone racing rolls the Crash Die."
+        )
+    if isinstance(e, BigOneRolled):
+        face = face_label("CR", e.face)
+        what = "Tradin' Paint" if e.paint else "Big One"
+        stall = ", stalling at 0" if e.stalled else ""
+        return f"{what}: {names[e.seat]} rolls {face}{stall}, total {e.total}."
+    if isinstance(e, PaintTraded):
+        if e.target is None:
+            return f"Tradin' Paint: {names[e.seat]} has nobody to crash into."
+        return f"Tradin' Paint: {names[e.seat]} crashes into {names[e.target]}."
+    if isinstance(e, PaintTargetNeeded):
+        return f"{names[e.seat]} picks a driver to trade paint with."
+    if isinstance(e, EffectQueued):
+        target = f" with {names[e.target]}" if e.target is not None else ""
+        return f"{_EFFECTS[e.effect].capitalize()}{target} ({names[e.seat]}) waits for the round's end."
+    if isinstance(e, QualifyingRolled):
+        faces = ", ".join(face_label("T", f) for f in e.faces)
+        again = " again" if e.reroll else ""
+        return f"{names[e.seat]} qualifies{again}: {faces} = {e.score} miles."
+    if isinstance(e, PoleWon):
+        return f"{names[e.seat]} takes the pole; turn order {_list(names, e.order)}."
+    if isinstance(e, RaceStarted):
+        if e.length:
+            return f"{e.name}: {e.length} miles. Start your engines!"
+        return f"{e.name}. Start your engines!"
+    if isinstance(e, RoundStarted):
+        return f"Round {e.round}: {_list(names, e.drivers)} to race."
+    if isinstance(e, TurnOver):
+        return None
+    if isinstance(e, FinalRoundStarted):
+        return f"Final round: {_list(names, e.drivers)} take one more turn."
+    if isinstance(e, RoundEnded):
+        if not e.leaders:
+            return f"End of round {e.round}."
+        return f"End of round {e.round}; leading: {_list(names, e.leaders)}."
+    if isinstance(e, RaceEnded):
+        order = ", ".join(f"{i}. {names[s]} ({e.totals[s]})" for i, s in enumerate(e.ranking, 1))
+        return f"The race is over: {order}."
+    if isinstance(e, CupPointsAwarded):
+        got = ", ".join(
+            f"{names[s]} {p + b}" for s, (p, b) in enumerate(zip(e.points, e.bonus, strict=True))
+        )
+        return f"Cup points: {got}; standings led by {names[e.standings[0]]}."
+    if isinstance(e, SeasonEnded):
+        order = ", ".join(f"{i}. {names[s]} ({e.points[s]})" for i, s in enumerate(e.standings, 1))
+        return f"The season is over; Cup Champion {names[e.standings[0]]}! {order}."
+    return None

@@ -1,0 +1,89 @@
+"""The Go 500 `Game` object: the registry's entry point, gluing rules, fold, words and bots.
+
+Owns the contract surface of `core.game.Game` for Go 500 (id ``go500``). Must not: hold rules
+itself (`rules.py`), fold events (`fold.py`) or word them (`describe.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.game import BotFn, Result
+from core.go500 import rules
+from core.go500.bots import BOTS
+from core.go500.config import Go500Config, check
+from core.go500.describe import describe
+from core.go500.fold import evolve, new_state
+from core.go500.model import Action, Event, Go500State
+from core.rng import Chance
+
+__all__ = ["GAME", "Go500"]
+
+
+class Go500:
+    """Go 500 Racing Dice Game (rules/go500.md)."""
+
+    id = "go500"
+    title = "Go 500"
+    rules_version = "go500/1"
+    min_seats = 1
+    max_seats = 12
+    config_type = Go500Config
+    state_type = Go500State
+    action_type: Any = Action
+    event_type: Any = Event
+
+    def __init__(self) -> None:
+        self.bots: Mapping[str, BotFn] = BOTS
+
+    def default_config(self) -> Go500Config:
+        return Go500Config()
+
+    def check_config(self, config: Go500Config, n_seats: int) -> None:
+        check(config, n_seats)
+
+    def new_state(self, config: Go500Config, n_seats: int) -> Go500State:
+        return new_state(config, n_seats)
+
+    def setup(self, config: Go500Config, n_seats: int, rng: Chance) -> list[Any]:
+        return rules.setup(config, new_state(config, n_seats), rng)
+
+    def pending(self, state: Go500State) -> tuple[int, ...]:
+        return rules.pending(state)
+
+    def legal(self, state: Go500State, seat: int) -> list[Any]:
+        return rules.legal(state, seat)
+
+    def step(self, state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
+        return rules.step(state, seat, action, rng)
+
+    def evolve(self, state: Go500State, event: Any) -> Go500State:
+        return evolve(state, event)
+
+    def view(self, state: Go500State, seat: int | None) -> Go500State:
+        return state  # no hidden information (spec §7)
+
+    def redact(self, event: Any, seat: int | None) -> Any:
+        return event
+
+    def result(self, state: Go500State) -> Result | None:
+        if state.phase != "over":
+            return None
+        if state.config.mode == "cup":
+            ranking = list(state.standings)
+            scores = list(state.points)
+            champ = ranking[0]
+            summary = f"seat {champ + 1} is Cup Champion with {scores[champ]} points"
+            return Result(ranking=ranking, scores=scores, summary=summary)
+        ranking = list(state.ranking)
+        scores = list(state.totals)
+        first = ranking[0]
+        summary = f"seat {first + 1} wins with {scores[first]} miles"
+        return Result(ranking=ranking, scores=scores, summary=summary)
+
+    def describe(self, event: Any, names: Sequence[str]) -> str | None:
+        return describe(event, names)
+
+
+GAME = Go500()

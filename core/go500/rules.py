@@ -1,0 +1,768 @@
+"""Go 500 rules: setup, who is asked, what is legal, and resolving one action into events.
+
+Owns every rule of rules/go500.md §2–§6 (rule IDs in comments and refusal sentences). Each
+resolution runs in a `_Run`: it emits an event, folds it at once (`fold.evolve`) and reads the
+folded state for the next rule, so the stepped state and the replayed fold cannot disagree.
+All chance is drawn from the `Chance` passed in, in the spec's order.
+
+Must not: touch I/O, a clock or `random`; decide anything in `evolve`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from core.game import BreaksRule, GameOver, NotYourTurn
+from core.go500.config import Go500Config, uses_auto_stop
+from core.go500.data import CUP_POINTS, points_for_place
+from core.go500.fold import evolve
+from core.go500.model import (
+    DIE_IDS,
+    DIE_INDEX,
+    BigOneRolled,
+    BigOneStarted,
+    CautionCut,
+    ChaosStruck,
+    CheckeredFlag,
+    ChoosePaintTarget,
+    CrashDieRolled,
+    CupPointsAwarded,
+    DiceRolled,
+    DiceSaved,
+    DriverFinished,
+    EffectQueued,
+    FinalRoundStarted,
+    Go500State,
+    InTheGroove,
+    KnockedOut,
+    MilesRecorded,
+    PaintTargetNeeded,
+    PaintTraded,
+    PitDieRolled,
+    PoleWon,
+    PowerDieRemoved,
+    QualifyingRolled,
+    RaceEnded,
+    RaceStarted,
+    Roll,
+    RoundEnded,
+    RoundStarted,
+    SaveAndRoll,
+    SeasonEnded,
+    Stop,
+    TurnEnded,
+    TurnOver,
+    TurnStarted,
+    TurnState,
+)
+from core.go500.tables import Tables, tables_for
+from core.rng import Chance
+
+__all__ = [
+    "cup_standings",
+    "lead_bonuses",
+    "legal",
+    "pending",
+    "race_ranking",
+    "setup",
+    "step",
+]
+
+_CHAOS_SCALE = 10000
+_ROLL = Roll()
+_STOP = Stop()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _pos(state: Go500State, seat: int) -> int:
+    return state.order.index(seat)
+
+
+def _in_turn_order_from(state: Go500State, seat: int) -> list[int]:
+    k = _pos(state, seat)
+    return [*state.order[k:], *state.order[:k]]
+
+
+def race_ranking(state: Go500State) -> tuple[int, ...]:
+    """The §6 ranking of the race now (G-RANK-TIE: equal totals, earlier in turn order first)."""
+    order = state.order or tuple(range(state.n))
+    pos = {seat: i for i, seat in enumerate(order)}
+    totals = state.totals
+    out = state.out
+    later_out_first = tuple(reversed(state.out_order))
+
+    def by_total(seats: Sequence[int]) -> list[int]:
+        return sorted(seats, key=lambda s: (-totals[s], pos[s]))
+
+    mode = state.config.mode
+    if mode in ("oval", "cup"):
+        rest = [s for s in order if not out[s] and s not in state.finish_order]
+        return (*state.finish_order, *by_total(rest), *later_out_first)
+    if mode == "multi_game":
+        done = [s for s in order if state.finished[s]]
+        rest = [s for s in order if not out[s] and not state.finished[s]]
+        return (*by_total(done), *by_total(rest), *later_out_first)
+    rest = [s for s in order if not out[s]]
+    return (*by_total(rest), *later_out_first)
+
+
+def lead_bonuses(config: Go500Config, led: Sequence[int]) -> tuple[int, ...]:
+    """G-CUP lead bonuses from rounds led per seat."""
+    most = max(led, default=0)
+    return tuple(
+        (config.lead_bonus if rounds >= 1 else 0)
+        + (config.most_led_bonus if most >= 1 and rounds == most else 0)
+        for rounds in led
+    )
+
+
+def cup_standings(
+    points: Sequence[int], results: Sequence[Sequence[int]], n: int
+) -> tuple[int, ...]:
+    """G-CUP-STANDINGS: points, then most 1sts, 2nds, …, then the better most recent place."""
+    places = [[0] * n for _ in range(n)]
+    for ranking in results:
+        for place, seat in enumerate(ranking):
+            places[seat][place] += 1
+    last = {seat: place for place, seat in enumerate(results[-1])} if results else {}
+
+    def key(seat: int) -> tuple[Any, ...]:
+        return (-points[seat], *(-c for c in places[seat]), last.get(seat, n), seat)
+
+    return tuple(sorted(range(n), key=key))
+
+
+# --------------------------------------------------------------------------- asked / legal
+
+
+def pending(state: Go500State) -> tuple[int, ...]:
+    if state.phase == "over":
+        return ()
+    if state.phase == "qualifying":
+        return () if state.qual_next is None else (state.qual_next,)
+    if state.config.mode == "multi_game":
+        return tuple(seat for seat in range(state.n) if state.round_todo[seat])
+    cur = state.current
+    if cur is None:
+        return ()
+    turn = state.turns[cur]
+    if turn is None or turn.stage == "done":
+        return ()
+    return (cur,)
+
+
+def _saveable(turn: TurnState) -> list[int]:
+    """Dice that may be saved now: in play, unsaved, not struck by Lost Wheel this roll."""
+    return [
+        i for i in range(1, 7) if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
+    ]
+
+
+def _rollable(turn: TurnState) -> list[int]:
+    return [i for i in range(1, 7) if not turn.saved[i] and not turn.removed[i]]
+
+
+def legal(state: Go500State, seat: int) -> list[Any]:
+    if seat not in pending(state):
+        return []
+    if state.phase == "qualifying":
+        return [_ROLL]
+    turn = state.turns[seat]
+    assert turn is not None
+    if turn.stage == "roll":
+        return [_ROLL]
+    if turn.stage == "paint":
+        return [ChoosePaintTarget(driver=d) for d in turn.paint_candidates]
+    saveable = _saveable(turn)
+    rolling = len(_rollable(turn))
+    actions: list[Any] = [_STOP]
+    for size in range(len(saveable) + 1):
+        if rolling - size < 1:
+            break
+        for combo in combinations(saveable, size):
+            actions.append(SaveAndRoll(dice=[DIE_IDS[i] for i in combo]))
+    return actions
+
+
+# --------------------------------------------------------------------------- the run
+
+
+class _Run:
+    """One resolution: emitted events, folded as they go."""
+
+    __slots__ = ("auto_stop", "cfg", "events", "rng", "s", "tab")
+
+    def __init__(self, state: Go500State, rng: Chance) -> None:
+        self.s = state
+        self.rng = rng
+        self.cfg = state.config
+        self.tab: Tables = tables_for(state.config.circle_values)
+        self.auto_stop = uses_auto_stop(state.config)
+        self.events: list[Any] = []
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+        self.s = evolve(self.s, event)
+
+    # ---------------------------------------------------------------- race start
+
+    def start_race(self, race: int) -> None:
+        cfg = self.cfg
+        if cfg.mode == "cup":
+            name, length = cfg.schedule[race]
+        else:
+            name, length = {
+                "oval": ("Oval race", cfg.race_length),
+                "multi_game": ("Multi-Game race", cfg.race_length),
+                "time_trial": (f"{cfg.hours}-hour Time Trial", 0),
+            }[cfg.mode]
+        self.emit(RaceStarted(race=race, name=name, length=length))
+        if self.s.n == 1:
+            self.emit(PoleWon(seat=0, order=(0,)))
+            self.start_racing()
+
+    def start_racing(self) -> None:
+        s = self.s
+        if self.cfg.mode == "multi_game":
+            self.emit(RoundStarted(round=s.round, drivers=s.order))
+        else:
+            self.emit(TurnStarted(seat=s.order[0]))
+
+    # ---------------------------------------------------------------- qualifying
+
+    def _qual_roll(self, seat: int, reroll: bool) -> None:
+        below = self.rng.below
+        miles = self.tab.die_miles[1]
+        faces = tuple(below(6) for _ in range(5))
+        self.emit(
+            QualifyingRolled(
+                seat=seat, faces=faces, score=sum(miles[f] for f in faces), reroll=reroll
+            )
+        )
+
+    def qualify(self, seat: int) -> None:
+        """G-QUALIFY: one roll of T1–T5; after the last seat, automatic tie re-rolls."""
+        self._qual_roll(seat, False)
+        if self.s.qual_next is not None:
+            return
+        while True:
+            scores = self.s.qual_scores
+            best = max(score or 0 for score in scores)
+            tied = [i for i in range(self.s.n) if scores[i] == best]
+            if len(tied) == 1:
+                break
+            for i in tied:
+                self._qual_roll(i, True)
+        pole = tied[0]
+        n = self.s.n
+        self.emit(PoleWon(seat=pole, order=tuple((pole + k) % n for k in range(n))))
+        self.start_racing()
+
+    # ---------------------------------------------------------------- a roll
+
+    def roll(self, seat: int) -> None:
+        """G-ROLL-ORDER: F, then each unsaved in-play die T1…T5, P (G-CHAOS per draw)."""
+        turn = self.s.turns[seat]
+        assert turn is not None
+        tab = self.tab
+        below = self.rng.below
+        removed = list(turn.removed)
+        to_roll = [i for i in range(1, 7) if not turn.saved[i] and not removed[i]]
+        if not self.cfg.table_chaos:
+            flag = below(6)
+            faces: list[int | None] = [below(6) for _ in to_roll]
+            dice = ("F", *(DIE_IDS[i] for i in to_roll))
+            rolled: dict[int, int | None] = dict(zip(to_roll, faces, strict=True))
+            all_faces: tuple[int | None, ...] = (flag, *faces)
+        else:
+            flag, rolled = self._chaos_roll(seat, to_roll, removed)
+            dice = ("F", *(DIE_IDS[i] for i in rolled))
+            all_faces = (flag, *rolled.values())
+        current = list(turn.faces)
+        current[0] = flag
+        for i, face in rolled.items():
+            current[i] = face
+        removed = list(self.s.turns[seat].removed)  # type: ignore[union-attr]
+        showing = 0
+        circles = 0
+        miles = tab.die_miles
+        circle = tab.circle
+        for i in range(1, 7):
+            if removed[i]:
+                continue
+            face = current[i]
+            if face is None:
+                continue
+            showing += miles[i][face]
+            if face == circle[i]:
+                circles += 1
+        self.emit(DiceRolled(seat=seat, dice=dice, faces=all_faces, showing=showing))
+        if not removed[6] and current[6] == tab.flat:
+            self.emit(PowerDieRemoved(seat=seat, reason="flat"))  # G-FLAT
+            removed[6] = True
+        if circles == 6:  # G-GROOVE: all six in play and CIRCLE, whatever the flag
+            self.emit(InTheGroove(seat=seat))
+            self.emit(TurnEnded(seat=seat, kind="groove", showing=showing))
+            self.record(seat, tab.max_turn, None)
+            return
+        kind = tab.flag_kind[flag]
+        if kind == "green":
+            total = self.s.totals[seat]
+            if self.auto_stop and total + showing >= self.s.race_length:
+                self.green_stop(seat)  # G-AUTO-STOP
+                return
+            t = self.s.turns[seat]
+            assert t is not None
+            if not _rollable(t):
+                self.green_stop(seat)  # G-AUTO-DECISION: nothing left to roll
+            return
+        if kind == "yellow":
+            self.pit(seat)
+        elif kind == "red":
+            self.crash(seat)
+        else:
+            self.emit(TurnEnded(seat=seat, kind="penalty", showing=showing))  # G-BLACK-FLAG
+            self.record(seat, 0, None)
+
+    def _chaos_roll(
+        self, seat: int, to_roll: list[int], removed: list[bool]
+    ) -> tuple[int, dict[int, int | None]]:
+        """G-CHAOS: a chance draw after each face draw; strikes emitted in draw order."""
+        below = self.rng.below
+        cfg = self.cfg
+        lost_at = cfg.lost_wheel_bp
+        rub_at = lost_at + cfg.rubbin_bp
+        debris_at = rub_at + cfg.debris_bp
+
+        def strike(x: int) -> str | None:
+            if x < lost_at:
+                return "lost_wheel"
+            if x < rub_at:
+                return "rubbin"
+            if x < debris_at:
+                return "debris"
+            return None
+
+        flag = below(6)
+        x = below(_CHAOS_SCALE)
+        kind = strike(x)
+        if kind is not None:
+            redraw = below(6)
+            self.emit(ChaosStruck(seat=seat, die="F", kind=kind, face=flag, x=x, redraw=redraw))  # type: ignore[arg-type]
+            if kind != "debris" and not removed[6]:
+                self.emit(PowerDieRemoved(seat=seat, reason=kind))  # type: ignore[arg-type]
+                removed[6] = True
+            flag = redraw
+        rolled: dict[int, int | None] = {}
+        for i in to_roll:
+            if removed[i]:
+                continue  # a P removed earlier in this roll is not rolled
+            face = below(6)
+            x = below(_CHAOS_SCALE)
+            kind = strike(x)
+            if kind is None:
+                rolled[i] = face
+            elif kind == "debris":
+                redraw = below(6)
+                self.emit(
+                    ChaosStruck(
+                        seat=seat, die=DIE_IDS[i], kind="debris", face=face, x=x, redraw=redraw
+                    )
+                )
+                rolled[i] = redraw
+            else:
+                self.emit(ChaosStruck(seat=seat, die=DIE_IDS[i], kind=kind, face=face, x=x))  # type: ignore[arg-type]
+                if kind == "rubbin":
+                    removed[i] = True
+                rolled[i] = None
+        return flag, rolled
+
+    # ---------------------------------------------------------------- endings (G-END)
+
+    def green_stop(self, seat: int) -> None:
+        showing = self._showing(seat)
+        self.emit(TurnEnded(seat=seat, kind="green_stop", showing=showing))
+        self.record(seat, showing, None)
+
+    def _showing(self, seat: int) -> int:
+        turn = self.s.turns[seat]
+        assert turn is not None
+        return turn.showing
+
+    def pit(self, seat: int) -> None:
+        """G-PIT: roll the Pit Die; CAUTION leaves a caution pending."""
+        showing = self._showing(seat)
+        self.emit(TurnEnded(seat=seat, kind="pit", showing=showing))
+        face = self.rng.below(6)
+        self.emit(PitDieRolled(seat=seat, face=face))
+        effect = "caution" if face == self.tab.pit_caution else None
+        self.record(seat, showing + self.tab.pit_miles[face], effect)
+
+    def crash(self, seat: int) -> None:
+        """G-CRASH: roll the Crash Die; BIG X is behind the wall, CRASH starts a Big One."""
+        showing = self._showing(seat)
+        self.emit(TurnEnded(seat=seat, kind="crash", showing=showing))
+        face = self.rng.below(6)
+        self.emit(CrashDieRolled(seat=seat, face=face))
+        if face == self.tab.crash_big_x:
+            self.emit(KnockedOut(seat=seat))  # G-BEHIND-WALL: nothing recorded
+            if self.cfg.mode == "multi_game":
+                self.end_multi_turn(seat)
+            else:
+                self.after_event(seat)
+            return
+        effect = "big_one" if face == self.tab.crash_crash else None
+        self.record(seat, showing + self.tab.crash_miles[face], effect)
+
+    def record(self, seat: int, miles: int, effect: str | None) -> None:
+        """Step 8 (G-MAX-TURN, G-STALL), then the finish check and the track event."""
+        cap = self.tab.max_turn
+        capped = miles > cap
+        if capped:
+            miles = cap
+        raw = self.s.totals[seat] + miles
+        self.emit(
+            MilesRecorded(seat=seat, miles=miles, total=max(0, raw), capped=capped, stalled=raw < 0)
+        )
+        mode = self.cfg.mode
+        before = self.cfg.finish_check == "before_track_event"
+        if before and mode != "time_trial":
+            self.finish_check(seat)
+        if mode == "multi_game":
+            if effect is not None:
+                if effect == "big_one" and self.cfg.tradin_paint:
+                    effect = "paint"
+                if effect == "paint":
+                    others = self._paint_candidates(seat)
+                    if len(others) >= 2:
+                        self.emit(PaintTargetNeeded(seat=seat, candidates=others))
+                        return
+                    target = others[0] if others else None
+                    self.emit(EffectQueued(seat=seat, effect="paint", target=target))
+                else:
+                    self.emit(EffectQueued(seat=seat, effect=effect))  # type: ignore[arg-type]
+            self.end_multi_turn(seat)
+            return
+        if effect == "caution":
+            self.caution(seat)
+        elif effect == "big_one":
+            if self.cfg.tradin_paint:
+                others = self._paint_candidates(seat)
+                if len(others) >= 2:
+                    self.emit(PaintTargetNeeded(seat=seat, candidates=others))
+                    return  # the driver chooses (G-TRADIN-PAINT)
+                self.paint(seat, others[0] if others else None)
+            else:
+                self.big_one(seat)
+        self.after_event(seat)
+
+    def _paint_candidates(self, seat: int) -> tuple[int, ...]:
+        s = self.s
+        return tuple(d for d in _in_turn_order_from(s, seat) if d != seat and s.racing(d))
+
+    def choose_paint(self, seat: int, target: int) -> None:
+        if self.cfg.mode == "multi_game":
+            self.emit(EffectQueued(seat=seat, effect="paint", target=target))
+            self.end_multi_turn(seat)
+            return
+        self.paint(seat, target)
+        self.after_event(seat)
+
+    def after_event(self, seat: int) -> None:
+        """Step 11 (finish check after the track event) and step 12."""
+        if self.cfg.finish_check == "after_track_event" and self.cfg.mode != "time_trial":
+            self.finish_check(seat)
+        self.next_turn(seat)
+
+    # ---------------------------------------------------------------- track events
+
+    def finish_check(self, seat: int) -> None:
+        """G-FINISH / G-CHECKERED."""
+        s = self.s
+        if s.racing(seat) and s.totals[seat] >= s.race_length:
+            self.emit(DriverFinished(seat=seat, total=s.totals[seat]))
+            if self.cfg.mode != "multi_game" and s.checkered is None:
+                self.emit(CheckeredFlag(seat=seat))
+
+    def caution(self, trigger: int) -> None:
+        """G-CAUTION: a sole leader among those still racing drops to the next best total."""
+        s = self.s
+        racing = [d for d in range(s.n) if s.racing(d)]
+        if len(racing) >= 2:
+            best = max(s.totals[d] for d in racing)
+            leaders = [d for d in racing if s.totals[d] == best]
+            if len(leaders) == 1:
+                second = max(s.totals[d] for d in racing if d != leaders[0])
+                self.emit(CautionCut(trigger=trigger, cut=leaders[0], total=second))
+                return
+        self.emit(CautionCut(trigger=trigger, cut=None, total=0))
+
+    def _crash_roll(self, seat: int, paint: bool) -> None:
+        face = self.rng.below(6)
+        total = self.s.totals[seat]
+        tab = self.tab
+        if face == tab.crash_crash:  # no loss, and no new Big One
+            self.emit(BigOneRolled(seat=seat, face=face, total=total, paint=paint))
+        elif face == tab.crash_big_x and self.cfg.big_x_in_big_one == "out":
+            self.emit(BigOneRolled(seat=seat, face=face, total=total, paint=paint))
+            self.emit(KnockedOut(seat=seat))
+        else:
+            loss = -50 if face == tab.crash_big_x else tab.crash_miles[face]
+            raw = total + loss
+            self.emit(
+                BigOneRolled(seat=seat, face=face, total=max(0, raw), stalled=raw < 0, paint=paint)
+            )
+
+    def big_one(self, trigger: int) -> None:
+        """G-BIG-ONE: every driver still racing rolls CR once, from the trigger driver on."""
+        self.emit(BigOneStarted(seat=trigger))
+        for d in _in_turn_order_from(self.s, trigger):
+            if self.s.racing(d):
+                self._crash_roll(d, False)
+
+    def paint(self, trigger: int, target: int | None) -> None:
+        """G-TRADIN-PAINT: the trigger driver rolls CR if still racing, then the target."""
+        self.emit(PaintTraded(seat=trigger, target=target))
+        if self.s.racing(trigger):
+            self._crash_roll(trigger, True)
+        if target is not None and self.s.racing(target):
+            self._crash_roll(target, True)
+
+    # ---------------------------------------------------------------- step 12
+
+    def _leaders(self) -> tuple[int, ...]:
+        s = self.s
+        alive = [d for d in s.order if not s.out[d]]
+        if not alive:
+            return ()
+        best = max(s.totals[d] for d in alive)
+        if best <= 0:
+            return ()
+        return tuple(d for d in alive if s.totals[d] == best)
+
+    def end_round(self) -> None:
+        self.emit(RoundEnded(round=self.s.round, leaders=self._leaders()))
+
+    def next_turn(self, seat: int) -> None:
+        """Step 12: G-LAST-RUNNING, the Groove extra turn, the final round, the next driver."""
+        s = self.s
+        mode = self.cfg.mode
+        turn = s.turns[seat]
+        assert turn is not None
+        anyone = any(s.racing(d) for d in range(s.n))
+        if mode in ("oval", "cup"):
+            not_out = sum(1 for d in range(s.n) if not s.out[d])
+            if not anyone or (not s.finish_order and not_out <= 1):
+                self.end_round()
+                self.end_race()
+                return
+        elif not anyone:
+            self.end_round()
+            self.end_race()
+            return
+        if turn.groove and s.racing(seat):
+            self.emit(TurnStarted(seat=seat, extra=True, final=turn.final))
+            return
+        here = _pos(s, seat)
+        if mode in ("oval", "cup") and s.checkered is not None:
+            if not self.cfg.final_round:
+                self.end_round()
+                self.end_race()
+                return
+            if not s.in_final_round:
+                after = _in_turn_order_from(s, s.checkered)[1:]
+                self.emit(FinalRoundStarted(drivers=tuple(d for d in after if s.racing(d))))
+            nxt = next((d for d in self.s.final_queue if self.s.racing(d)), None)
+            if nxt is None:
+                self.end_round()
+                self.end_race()
+                return
+            if _pos(s, nxt) <= here:
+                self.end_round()
+            self.emit(TurnStarted(seat=nxt, final=True))
+            return
+        nxt = next(d for d in [*_in_turn_order_from(s, seat)[1:], seat] if s.racing(d))
+        if _pos(s, nxt) <= here:
+            ended = s.round
+            self.end_round()
+            if mode == "time_trial" and ended >= self.cfg.hours:
+                self.end_race()
+                return
+        self.emit(TurnStarted(seat=nxt))
+
+    # ---------------------------------------------------------------- Multi-Game
+
+    def end_multi_turn(self, seat: int) -> None:
+        s = self.s
+        turn = s.turns[seat]
+        assert turn is not None
+        if turn.groove and s.racing(seat):
+            self.emit(TurnStarted(seat=seat, extra=True))
+            return
+        self.emit(TurnOver(seat=seat))
+        if not any(self.s.round_todo):
+            self.end_multi_round()
+
+    def end_multi_round(self) -> None:
+        """G-MULTI-GAME: queued effects by trigger turn order, finish checks, the race end."""
+        s = self.s
+        pos = {d: i for i, d in enumerate(s.order)}
+        queue = sorted(enumerate(s.queued), key=lambda iq: (pos[iq[1].seat], iq[0]))
+        for _, q in queue:
+            if q.effect == "caution":
+                self.caution(q.seat)
+            elif q.effect == "big_one":
+                self.big_one(q.seat)
+            else:
+                self.paint(q.seat, q.target)
+        if self.cfg.finish_check == "after_track_event":
+            for d in s.order:
+                self.finish_check(d)
+        self.end_round()
+        s = self.s
+        not_out = sum(1 for d in range(s.n) if not s.out[d])
+        anyone = any(s.racing(d) for d in range(s.n))
+        if s.finish_order or not anyone or not_out <= 1:
+            self.end_race()
+            return
+        self.emit(RoundStarted(round=s.round, drivers=tuple(d for d in s.order if s.racing(d))))
+
+    # ---------------------------------------------------------------- race end
+
+    def end_race(self) -> None:
+        s = self.s
+        ranking = race_ranking(s)
+        self.emit(RaceEnded(race=s.race, ranking=ranking, totals=s.totals))
+        if self.cfg.mode != "cup":
+            return
+        table = CUP_POINTS.by_name[self.cfg.cup_points]
+        points = [0] * s.n
+        for place, seat in enumerate(ranking, start=1):
+            points[seat] = points_for_place(table, place)
+        bonus = lead_bonuses(self.cfg, s.led)
+        season = tuple(p + a + b for p, a, b in zip(s.points, points, bonus, strict=True))
+        results = self.s.results
+        standings = cup_standings(season, results, s.n)
+        self.emit(
+            CupPointsAwarded(
+                race=s.race, points=tuple(points), bonus=bonus, season=season, standings=standings
+            )
+        )
+        if s.race + 1 < len(self.cfg.schedule):
+            self.start_race(s.race + 1)
+        else:
+            self.emit(SeasonEnded(standings=standings, points=season))
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def setup(config: Go500Config, state: Go500State, rng: Chance) -> list[Any]:
+    run = _Run(state, rng)
+    run.start_race(0)
+    return run.events
+
+
+_FLAG_RULE = {"yellow": "G-PIT", "red": "G-CRASH", "black": "G-BLACK-FLAG"}
+
+
+def _not_asked(state: Go500State, seat: int, names: Sequence[str] | None = None) -> NotYourTurn:
+    who = f"Seat {seat + 1}"
+    if state.phase == "qualifying":
+        return NotYourTurn(
+            f"{who} does not qualify now; drivers qualify in seat order.", "G-QUALIFY"
+        )
+    turn = state.turns[seat] if 0 <= seat < state.n else None
+    if turn is not None and turn.end is not None and turn.stage == "done":
+        flag = turn.faces[0]
+        tab = tables_for(state.config.circle_values)
+        kind = tab.flag_kind[flag] if flag is not None else ""
+        if kind in _FLAG_RULE:
+            return NotYourTurn(
+                f"{who}'s turn ended on the {kind} flag; a {kind} flag ends the turn.",
+                _FLAG_RULE[kind],
+            )
+    if state.config.mode == "multi_game":
+        return NotYourTurn(f"{who} has no turn left to play in this round.", "G-MULTI-GAME")
+    return NotYourTurn(f"It is not {who}'s turn; drivers race in turn order.", "G-QUALIFY")
+
+
+def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
+    """Validate ``action`` (refusing before any draw) and resolve it into events."""
+    if state.phase == "over":
+        raise GameOver("The race is over; no more moves can be made.")
+    if not 0 <= seat < state.n or seat not in pending(state):
+        raise _not_asked(state, seat)
+    run = _Run(state, rng)
+    if state.phase == "qualifying":
+        if not isinstance(action, Roll):
+            raise BreaksRule("Qualifying is one roll of the five Track Dice: roll.", "G-QUALIFY")
+        run.qualify(seat)
+        return run.events
+    turn = state.turns[seat]
+    assert turn is not None
+    if turn.stage == "roll":
+        if not isinstance(action, Roll):
+            raise BreaksRule(
+                "Every turn starts with a roll of all the dice; roll first.", "G-AUTO-DECISION"
+            )
+        run.roll(seat)
+    elif turn.stage == "paint":
+        if not isinstance(action, ChoosePaintTarget):
+            raise BreaksRule(
+                "Choose the driver to trade paint with before anything else.", "G-TRADIN-PAINT"
+            )
+        if action.driver not in turn.paint_candidates:
+            names = ", ".join(f"seat {d + 1}" for d in turn.paint_candidates)
+            raise BreaksRule(
+                f"You can trade paint only with a driver still racing: {names}.",
+                "G-TRADIN-PAINT",
+            )
+        run.choose_paint(seat, action.driver)
+    elif isinstance(action, Stop):
+        run.green_stop(seat)
+    elif isinstance(action, SaveAndRoll):
+        chosen = _check_save(turn, action)
+        if chosen:
+            run.emit(DiceSaved(seat=seat, dice=tuple(DIE_IDS[i] for i in chosen)))
+        run.roll(seat)
+    elif isinstance(action, Roll):
+        raise BreaksRule(
+            "On a green flag choose dice to save (maybe none) and roll, or stop.", "G-GREEN"
+        )
+    else:
+        raise BreaksRule("There is no paint to trade now.", "G-TRADIN-PAINT")
+    return run.events
+
+
+def _check_save(turn: TurnState, action: SaveAndRoll) -> list[int]:
+    """G-SAVE: a subset of the unsaved in-play dice that leaves at least one die to roll."""
+    chosen: list[int] = []
+    for die in action.dice:
+        i = DIE_INDEX.get(die)
+        if i is None:
+            known = ", ".join(DIE_IDS[1:])
+            raise BreaksRule(f"There is no die {die!r} to save; the dice are {known}.", "G-SAVE")
+        if i == 0:
+            raise BreaksRule("The Flag Die is rolled every time; it cannot be saved.", "G-SAVE")
+        if i in chosen:
+            raise BreaksRule(f"{die} is named twice.", "G-SAVE")
+        if turn.removed[i]:
+            rule = "G-FLAT" if i == 6 and turn.faces[6] is not None else "G-CHAOS"
+            raise BreaksRule(f"{die} is out of play for the rest of this turn.", rule)
+        if turn.saved[i]:
+            raise BreaksRule(f"{die} is already saved.", "G-SAVE")
+        if turn.lost[i]:
+            raise BreaksRule(
+                f"{die} came off the track (Lost Wheel) and must be rolled again.", "G-CHAOS"
+            )
+        chosen.append(i)
+    if len(_rollable(turn)) - len(chosen) < 1:
+        raise BreaksRule(
+            "You must leave at least one die to roll; stop instead to keep them all.", "G-SAVE"
+        )
+    return sorted(chosen)
