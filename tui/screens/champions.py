@@ -54,6 +54,7 @@ class ChampionsTableScreen(TableScreen):
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__(table_id=table_id, seat=seat)
         self.picked: set[int] = set()
+        self._said: tuple[str, bool] | None = None
 
     def make_board(self) -> Board:
         return ChampionsBoard(id="board")
@@ -80,6 +81,13 @@ class ChampionsTableScreen(TableScreen):
         super().on_mount()
         size = self.app.size
         self.set_class(size.width >= 110 and size.height >= 34, "-wide")
+
+    def status(self, text: str, *, error: bool = False) -> None:
+        """Skip repeating the same line: every repaint of it re-lays out the whole screen."""
+        if (text, error) == self._said:
+            return
+        self._said = (text, error)
+        super().status(text, error=error)
 
     def title_text(self) -> str:
         assert self.fold is not None
