@@ -10,6 +10,7 @@ from tui.screens.go500 import Go500TableScreen
 from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.newgame import NewGameScreen
+from tui.screens.replay_browser import ReplayBrowser
 from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.table import GenericTableScreen, PassKeyboard
@@ -20,12 +21,7 @@ async def test_home_menu_keys_open_each_screen():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, HomeScreen)
-        for key, kind in (
-            ("r", RulesScreen),
-            ("s", SettingsScreen),
-            ("l", LobbyScreen),
-            ("n", NewGameScreen),
-        ):
+        for key, kind in (("r", RulesScreen), ("o", ReplayBrowser)):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, kind), key
@@ -47,9 +43,11 @@ async def test_new_game_form_starts_a_go500_table_through_the_hub():
             pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
         )
         tables = app.hub.tables(ME)
-        assert len(tables) == 1 and tables[0].game == "go500"
+        assert len(tables) == 1
+        assert tables[0].game == "go500"
         seats = tables[0].seats
-        assert seats[0].identity == ME.id and seats[1].bot is not None
+        assert seats[0].identity == ME.id
+        assert seats[1].bot is not None
 
 
 async def test_settings_are_saved_for_this_identity(tmp_path):
@@ -73,7 +71,8 @@ async def test_rules_pages_exist_for_every_game():
         app.show_rules("go500")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen)
-        text = " ".join(str(m.source) for m in app.screen.query("Markdown"))
+        assert len(app.screen.query(".rules-page")) == 3
+        text = " ".join(app.screen.pages.values())
         for words in ("Go 500", "Cthulhu 500", "NASCAR Champions", "Big One", "ruling"):
             assert words.lower() in text.lower(), words
 
@@ -174,7 +173,8 @@ async def test_too_small_notice_below_the_minimum_size():
         assert isinstance(screen, SpeedwayScreen)
         assert screen.has_class("-too-small")
         notice = screen.query_one("#too-small")
-        assert notice.display and "at least 60×20" in str(notice.render())
+        assert notice.display
+        assert "at least 60×20" in str(notice.render())
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not screen.has_class("-too-small")
