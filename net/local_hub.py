@@ -51,6 +51,7 @@ from net.hub import (
     Welcome,
 )
 from net.sanitize import clean_chat, clean_nickname
+from replays.format import commitment
 
 __all__ = ["LocalHub"]
 
@@ -332,7 +333,8 @@ class LocalHub:
             room.invite_code = self._new_code()
             self._codes[room.invite_code] = table_id
             room.invited.add(who.id)
-        room.commitment = _commitment(seed)
+        # Without a durable log the commitment uses an in-memory salt; with one, the log's.
+        room.commitment = commitment(seed, secrets.token_bytes(16))
         self._rooms[table_id] = room
         log.info("table created id=%s game=%s by=%s", table_id, game.id, who.id)
         if not any(room.open):
@@ -407,7 +409,7 @@ class LocalHub:
         room.step_time = self.clock()
         if self._store is not None:
             try:
-                self._store.start(room)
+                room.commitment = self._store.start(room)
             except OSError as err:
                 self._break(room, err)
         self._kick(room)
@@ -731,14 +733,3 @@ def _summary(options: Mapping[str, Any]) -> str:
     if not options:
         return "standard rules"
     return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(options.items()))
-
-
-def _commitment(seed: int) -> str:
-    try:
-        from replays.commit import seed_commitment  # type: ignore[import-not-found]
-
-        return str(seed_commitment(seed))
-    except ImportError:
-        import hashlib
-
-        return hashlib.sha256(f"speedway-seed:{seed}".encode()).hexdigest()

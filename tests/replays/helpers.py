@@ -10,6 +10,7 @@ from core.game import Seat, Step, Table
 from replays.format import SALT_SIZE
 from replays.log import LogWriter, RecordEncoder, make_header
 from tests.fakegame import GAME as DASH
+from tests.fakegame import Roll
 
 CORPUS = Path(__file__).parent / "corpus"
 SALT = bytes(range(SALT_SIZE))
@@ -27,7 +28,11 @@ def dash_table(seed: int = 3, n: int = 2, bot: str = "random", goal: int = 10) -
 
 def finished_dash(seed: int = 3, n: int = 2, bot: str = "random", goal: int = 10) -> Table:
     table = dash_table(seed, n, bot, goal)
-    table.run_bots()
+    if bot == "roll":
+        while table.pending():
+            table.submit(table.pending()[0], Roll())
+    else:
+        table.run_bots()
     assert table.result() is not None
     return table
 
@@ -42,12 +47,16 @@ def play_logged(
     goal: int = 10,
     bot: str = "random",
 ) -> Table:
-    """Play a bot game of Dash with a live LogWriter (fsync off), as the hub does."""
+    """Play a bot game of Dash with a live LogWriter (fsync off), as the hub does.
+
+    ``bot="roll"`` always rolls: the longest games (about goal/3.5 rolls per seat).
+    """
     table = dash_table(seed, n, bot, goal)
     writer = LogWriter.create(path, table, fsync=False, snapshot_every=snapshot_every)
     while table.pending():
         seat = table.pending()[0]
-        writer.append(table.submit(seat, table.bot_action(seat), table.state_id))
+        action = Roll() if bot == "roll" else table.bot_action(seat)
+        writer.append(table.submit(seat, action, table.state_id))
     if finish:
         result = table.result()
         assert result is not None
