@@ -18,7 +18,7 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -26,17 +26,19 @@ from typing import IO, Any, Self
 
 import msgspec
 
-from core.game import Game, Result, Step, Table
+from core.game import Game, Result, Seat, Step, Table
 from core.rng import RNG_NAME
 from replays.errors import LogBroken
 from replays.format import (
     KIND_END,
     KIND_HEADER,
+    KIND_SEATS,
     KIND_SNAPSHOT,
     KIND_STEP,
     SALT_SIZE,
     End,
     Header,
+    SeatsRecord,
     Snapshot,
     StepRecord,
     commitment,
@@ -119,6 +121,9 @@ class RecordEncoder:
     def snapshot(self, state_id: int, state: Any) -> bytes:
         record = Snapshot(state_id=state_id, state=msgspec.Raw(_ENCODER.encode(state)))
         return self.record(KIND_SNAPSHOT, record)
+
+    def seats(self, state_id: int, seats: list[Seat]) -> bytes:
+        return self.record(KIND_SEATS, SeatsRecord(state_id=state_id, seats=seats))
 
     def end(self, steps: int, result: Result, seed: int) -> bytes:
         return self.record(KIND_END, End(steps=steps, result=result, seed=seed, digest=self.digest))
@@ -342,6 +347,12 @@ class LogWriter:
             data += self._encoder.snapshot(step.state_id, state)
         self._write(data)
         self.state_id = step.state_id
+
+    def set_seats(self, seats: Sequence[Seat]) -> None:
+        """Record who sits where from now on (same number of seats); a commit like `append`."""
+        if len(seats) != len(self.header.seats):
+            raise ValueError(f"The table has {len(self.header.seats)} seats, not {len(seats)}.")
+        self._write(self._encoder.seats(self.state_id, list(seats)))
 
     def finish(self, result: Result, seed: int) -> None:
         """Write the end record (result, revealed seed, digest), sync and close."""

@@ -33,3 +33,14 @@ def rules_text(game_id: str) -> str:
     if page is None:
         return f"# {game_id}\n\nNo rules page yet for this game."
     return (RULES / page).read_text(encoding="utf-8")
+
+
+def board_for(game_id: str) -> type:
+    """The board widget class that draws ``game_id`` (live tables and the replay viewer)."""
+    if game_id == "go500":
+        from tui.widgets.go500 import Go500Board
+
+        return Go500Board
+    from tui.widgets.board import GenericBoard
+
+    return GenericBoard

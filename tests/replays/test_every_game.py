@@ -5,6 +5,10 @@ Generic through `core.registry`: each game that registers is checked here with n
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import msgspec
 import pytest
 from click.testing import CliRunner
@@ -18,6 +22,7 @@ from replays.verify import verify
 from tests.fakegame import GAME as DASH
 from tui.cli import main
 
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = {**{g.id: g for g in registry.all_games()}, DASH.id: DASH}
 
 
@@ -90,3 +95,34 @@ def test_sim_save_twice_prints_and_exports_identically(game, tmp_path):
     assert to_json(a) == to_json(b)
     assert transcript(a) == printed[0].output
     assert a.salt != b.salt
+
+
+def test_go500_sim_saved_twice_prints_identically_through_the_real_command(tmp_path):
+    """`speedway sim go500 --players 4 --seed 1 --save D`, twice, in fresh processes."""
+    assert "go500" in registry.game_ids()
+
+    def speedway(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+
+    files = []
+    for name in ("a", "b"):
+        folder = tmp_path / name
+        done = speedway("sim", "go500", "--players", "4", "--seed", "1", "--save", str(folder))
+        assert done.returncode == 0, done.stderr
+        (path,) = folder.iterdir()
+        files.append(path)
+    assert files[0].read_bytes() != files[1].read_bytes()
+    verified = speedway("replay", str(files[0]), "--verify")
+    assert verified.returncode == 0, verified.stderr
+    assert "the seed matches its commitment" in verified.stdout
+    printed = [speedway("replay", str(path), "--print") for path in files]
+    assert printed[0].returncode == 0, printed[0].stderr
+    assert printed[0].stdout == printed[1].stdout
+    assert "Seed: 1" in printed[0].stdout
+    assert printed[0].stdout.count("\nStep ") > 10

@@ -131,7 +131,7 @@ class Go500TableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        return f"Go 500 — {mode_words(self.fold.config)}   table {self.fold.table.id}"
+        return f"Go 500 — {mode_words(self.fold.config)}"
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

@@ -254,6 +254,8 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
             out.append(("FINAL ROUND — everyone still racing gets one more turn", "yellow"))
         elif name == "PoleWon":
             out.append((f"{names[event.seat]} takes the pole", "good"))
+        elif name == "RaceEnded" and event.ranking:
+            out.append((f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"))
         elif name == "SeasonEnded":
             out.append((f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"))
     return out
@@ -299,8 +301,7 @@ class DiceTray(Widget):
             return row, shelf, [], caption
         turn = _turn_of(state, seat)
         if turn is None or getattr(turn, "rolls", 0) == 0:
-            who = names[seat] if seat is not None else "—"
-            caption = f"{who} to roll" if phase != "over" else ""
+            caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
             return blank, shelf, [], caption
         row, shelf = [], []
         for i, die in enumerate(ROW_DICE):
@@ -431,7 +432,25 @@ class Scoreboard(Widget):
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
         text = Text(header, style=Style(bold=True))
+        phase = getattr(state, "phase", "")
+        rows = []
         for seat in order:
+            tags = []
+            if seat < len(out_flags) and out_flags[seat]:
+                tags.append("OUT")
+            elif seat < len(finished) and finished[seat]:
+                tags.append("FIN")
+            if seat in ranking and (data.result is not None or phase == "over"):
+                tags.append(_ordinal(ranking.index(seat) + 1))
+            elif phase == "qualifying" and seat < len(qual) and qual[seat] is not None:
+                tags.append(f"Q{qual[seat]}")
+            if seat == pole:
+                tags.append("pole")
+            rows.append((seat, " ".join(tags)))
+        tag_w = max((len(t) for _, t in rows), default=0)
+        suffix_w = 9 if mode != "time_trial" else 8
+        bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
+        for seat, tags in rows:
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
@@ -442,26 +461,9 @@ class Scoreboard(Widget):
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
-            line.append(f" {total:>4}" + (f"/{length}" if mode != "time_trial" else " mi"))
-            tags = []
-            if seat < len(out_flags) and out_flags[seat]:
-                tags.append("OUT")
-            elif seat < len(finished) and finished[seat]:
-                tags.append("FIN")
-            if seat in ranking and (
-                data.result is not None or getattr(state, "phase", "") == "over"
-            ):
-                tags.append(_ordinal(ranking.index(seat) + 1))
-            elif (
-                getattr(state, "phase", "") == "qualifying"
-                and seat < len(qual)
-                and qual[seat] is not None
-            ):
-                tags.append(f"Q{qual[seat]}")
-            if seat == pole:
-                tags.append("pole")
+            line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
             if tags:
-                line.append(" " + " ".join(tags), style=Style(bold=True))
+                line.append(" " + tags, style=Style(bold=True))
             text.append_text(line)
         return text
 
@@ -509,7 +511,16 @@ class Callouts(Static):
 
 
 def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
-    for marker in ("CHECKERED", "CHAMPION", "BIG X", "BIG ONE", "TRADIN", "CAUTION", "GROOVE"):
+    for marker in (
+        "CHAMPION",
+        "RACE OVER",
+        "CHECKERED",
+        "BIG X",
+        "BIG ONE",
+        "TRADIN",
+        "CAUTION",
+        "GROOVE",
+    ):
         for text, kind in calls:
             if marker in text:
                 return text, kind
