@@ -42,7 +42,8 @@ def test_action_label_uses_tag_and_fields_when_the_game_has_no_words():
 
     game = registry.get("go500")
     label = action_label(game, SaveAndRoll(dice=["T1", "P"]), ["A", "B"])
-    assert "T1" in label and "P" in label
+    assert "T1" in label
+    assert "P" in label
     assert action_label(DASH, Roll(), ["A"]) == "Roll"
 
 
@@ -71,6 +72,7 @@ def test_miles_series_follows_totals_after_each_turn():
     table.run_bots()
     history = [(s.state_id, s.seat, s.events) for s in table.history]
     ids, series = miles_series(game, table.config, 2, history)
-    assert len(series) == 2 and len(series[0]) == len(ids)
+    assert len(series) == 2
+    assert len(series[0]) == len(ids)
     assert [series[0][-1], series[1][-1]] == list(table.state.totals)
     assert ids == sorted(ids)

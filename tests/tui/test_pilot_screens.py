@@ -47,9 +47,11 @@ async def test_new_game_form_starts_a_go500_table_through_the_hub():
             pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
         )
         tables = app.hub.tables(ME)
-        assert len(tables) == 1 and tables[0].game == "go500"
+        assert len(tables) == 1
+        assert tables[0].game == "go500"
         seats = tables[0].seats
-        assert seats[0].identity == ME.id and seats[1].bot is not None
+        assert seats[0].identity == ME.id
+        assert seats[1].bot is not None
 
 
 async def test_settings_are_saved_for_this_identity(tmp_path):
@@ -174,7 +176,8 @@ async def test_too_small_notice_below_the_minimum_size():
         assert isinstance(screen, SpeedwayScreen)
         assert screen.has_class("-too-small")
         notice = screen.query_one("#too-small")
-        assert notice.display and "at least 60×20" in str(notice.render())
+        assert notice.display
+        assert "at least 60×20" in str(notice.render())
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not screen.has_class("-too-small")
