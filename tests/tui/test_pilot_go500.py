@@ -76,6 +76,18 @@ async def test_play_a_whole_go500_race_against_bots_with_the_keyboard():
         # The scoreboard and status say the race is over.
         status = str(screen.query_one(StatusLine).render())
         assert "Race over" in status
+        # The race chart: one line per driver, ending at each driver's final total.
+        from tui.chart import miles_series
+        from tui.screens.chart import RaceChartScreen
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
+        _, series = miles_series(
+            screen.fold.game, screen.fold.config, len(totals), screen.fold.history
+        )
+        assert [line[-1] for line in series] == list(totals)
+        await pilot.press("escape")
+        assert app.screen is screen
 
 
 async def test_illegal_action_shows_the_rules_sentence():

@@ -132,7 +132,8 @@ class Go500TableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        return f"Go 500 — {mode_words(self.fold.config)}"
+        title = f"Go 500 — {mode_words(self.fold.config)}"
+        return title + self.table_tag()
 
     def end_hint(self) -> str:
         return "  c: race chart"

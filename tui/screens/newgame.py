@@ -69,6 +69,8 @@ class NewGameScreen(SpeedwayScreen):
             yield Vertical(id="options")
             yield Label("Seats (in seat order)")
             yield Vertical(id="seats")
+            if self.speedway.network:
+                yield Checkbox("Private table (join by invite code only)", False, id="private")
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
@@ -178,6 +180,7 @@ class NewGameScreen(SpeedwayScreen):
             seats=specs,
             options=msgspec.to_builtins(options),
             bot_delay=app.bot_delay,
+            private=bool(self.query("#private") and self.query_one("#private", Checkbox).value),
         )
         app.add_local(hot)
         app.pop_screen()

@@ -298,7 +298,23 @@ class TableScreen(SpeedwayScreen):
     def title_text(self) -> str:
         assert self.fold is not None
         info = self.fold.table
-        return f"{info.title} — {info.summary}   table {info.id}"
+        title = f"{self.fold.game.title} — {info.summary}"
+        return title + self.table_tag()
+
+    def table_tag(self) -> str:
+        """Over the network: the table id, and the invite code of a private table."""
+        if self.fold is None or not self.speedway.network:
+            return ""
+        tag = f"   table {self.fold.table.id}"
+        code_of = getattr(self.speedway.hub, "invite_code", None)
+        if self.fold.table.private and code_of is not None:
+            try:
+                code = code_of(self.table_id, self.speedway.identity)
+            except (ValueError, KeyError):
+                code = None
+            if code:
+                tag += f" · invite code {code}"
+        return tag
 
     def render_status(self) -> None:
         fold = self.fold
