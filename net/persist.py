@@ -1,12 +1,13 @@
 """Durable table logs for the hub: write before broadcast, restore at start.
 
-Owns the files of live tables under ``DATA/tables/``: ``ID.seed`` (the secret seed, 0600,
-fsynced at creation — the log header only carries its commitment), ``ID.meta`` (who holds which
-seat, invite code, table options; replaced atomically) and ``ID.log`` (one framed record per
-accepted action, fsynced before the hub broadcasts it). A restored table is rebuilt by
-re-submitting the logged actions to a fresh `core.game.Table` from the seed, so it is exactly
-the table that was last acknowledged. A torn tail (a crash mid-write) is cut back to the last
-whole record. Finished tables are handed to `replays` to become replay files.
+Owns the files of live tables under ``DATA/tables/``: ``ID.log`` (the table's replay-format log,
+`replays.log.LogWriter`: header with the seed's commitment, one fsynced commit per accepted
+action, written before the hub broadcasts it), ``ID.seed`` (the secret seed, 0600, fsynced at
+creation — the log header only carries the commitment) and ``ID.meta`` (who holds which seat,
+invite code, table options; replaced atomically). At start every unfinished log is restored
+with `replays.recover.restore_table` (re-simulated from the seed, torn tail cut), so a table
+comes back exactly as last acknowledged. A finished table's log gets its end record (the seed
+revealed) and is published, verified, into ``DATA/replays/`` (`replays.store.publish_log`).
 
 Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
 """
@@ -16,23 +17,25 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import struct
-import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import msgspec
 
-from core.game import Game, IllegalAction, Seat, Step, Table, config_from_options
+from core.game import Game, IllegalAction, Seat, Step
 from net.hub import TableSpec
+from replays.errors import LogBroken, ReplayError
+from replays.log import LogWriter
+from replays.log import fsync_dir as _fsync_dir
+from replays.reader import read_file_bytes, read_replay
+from replays.recover import restore_table
+from replays.store import replay_name
+from replays.verify import verify
 
 __all__ = ["Restored", "TableStore", "fsync_dir", "write_private"]
 
 log = logging.getLogger("speedway.persist")
-
-_HEAD = struct.Struct("<II")  # payload length, crc32 of payload
-_MAX_RECORD = 1 << 20
 
 
 class Meta(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,7 +47,6 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     creator: str = ""
     invite_code: str | None = None
     invited: list[str] = []
-    commitment: str = ""
 
 
 class Restored(msgspec.Struct, kw_only=True):
@@ -80,36 +82,17 @@ def write_private(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def _frame(payload: bytes) -> bytes:
-    return _HEAD.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def read_records(path: Path) -> tuple[list[bytes], int]:
-    """Every whole record of a log, and the byte length they cover (a torn tail follows it)."""
-    data = path.read_bytes()
-    out: list[bytes] = []
-    pos = 0
-    while pos + _HEAD.size <= len(data):
-        length, crc = _HEAD.unpack_from(data, pos)
-        end = pos + _HEAD.size + length
-        if length > _MAX_RECORD or end > len(data):
-            break
-        payload = data[pos + _HEAD.size : end]
-        if zlib.crc32(payload) != crc:
-            break
-        out.append(payload)
-        pos = end
-    return out, pos
-
-
 class TableStore:
-    """The ``tables/`` folder of one data dir (one writer per live table)."""
+    """The ``tables/`` folder of one data dir (one `LogWriter` per live table).
 
-    def __init__(self, data_dir: Path, on_finish: Callable[[Any], str | None] | None = None):
+    Every failure to write raises ``OSError`` (a `LogBroken` is turned into one): the hub stops
+    that table and never retries (a failed fsync may have lost pages).
+    """
+
+    def __init__(self, data_dir: Path) -> None:
         self.root = Path(data_dir) / "tables"
         self.replays = Path(data_dir) / "replays"
-        self._files: dict[str, BinaryIO] = {}
-        self._on_finish = on_finish
+        self._writers: dict[str, LogWriter] = {}
 
     def exists(self, table_id: str) -> bool:
         return (self.root / f"{table_id}.log").exists()
@@ -120,63 +103,76 @@ class TableStore:
         return Meta(
             table_id=room.id,
             game=room.game.id,
-            spec=room.spec,
+            spec=msgspec.structs.replace(room.spec, branched_from=_without_events(room.spec)),
             seats=list(room.table.seats),
             holders=list(room.holders),
             creator=room.creator,
             invite_code=room.invite_code,
             invited=sorted(room.invited),
-            commitment=room.commitment,
         )
 
-    def start(self, room: Any) -> None:
-        """A table starts: seed (0600), meta and an empty log, all fsynced."""
+    def start(self, room: Any) -> str:
+        """A table starts: seed (0600), meta and the log (header + setup), all fsynced.
+
+        Returns the commitment to the seed written in the log's header.
+        """
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o700)
         write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
         write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
-        path = self.root / f"{room.id}.log"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        f = os.fdopen(fd, "ab", buffering=0)
-        os.fsync(f.fileno())
-        fsync_dir(self.root)
-        self._files[room.id] = f
-        # Steps accepted before the log existed (none today; setup is step 0) are written now.
-        for step in room.table.history[1:]:
-            self.append(room, step)
+        try:
+            writer = LogWriter.create(
+                self.root / f"{room.id}.log",
+                room.table,
+                fsync=True,
+                branched_from=room.spec.branched_from,
+            )
+        except LogBroken as err:
+            raise OSError(str(err)) from None
+        self._writers[room.id] = writer
+        return writer.commitment
 
     def update_meta(self, room: Any) -> None:
-        if room.id in self._files:
+        if room.id in self._writers:
             write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
 
     def append(self, room: Any, step: Step) -> None:
         """One accepted action, durable before it is broadcast (raises OSError: table stops)."""
-        f = self._files.get(room.id)
-        if f is None:
+        writer = self._writers.get(room.id)
+        if writer is None:
             return
-        payload = msgspec.msgpack.encode([step.state_id, step.seat, step.action])
-        f.write(_frame(payload))
-        os.fsync(f.fileno())
+        try:
+            writer.append(step)
+        except LogBroken as err:
+            raise OSError(str(err)) from None
 
     def finish(self, room: Any) -> str | None:
-        """The game ended: save the replay (if a saver is set), then drop the live files."""
-        replay_id = self._on_finish(room) if self._on_finish is not None else None
-        f = self._files.pop(room.id, None)
-        if f is not None:
-            f.close()
-        if replay_id is not None:
-            for ext in ("log", "seed", "meta"):
-                with contextlib.suppress(FileNotFoundError):
-                    (self.root / f"{room.id}.{ext}").unlink()
-            fsync_dir(self.root)
-        return replay_id
+        """The game ended: end record (seed revealed), publish the verified replay, tidy up.
+
+        Returns the replay id (`ssh host replay ID`), or None if it could not be published
+        (then the finished log stays in ``tables/`` for a person to look at).
+        """
+        writer = self._writers.pop(room.id, None)
+        result = room.table.result()
+        if writer is None or result is None:
+            return None
+        try:
+            writer.finish(result, room.table.seed)
+            path = publish(writer.path, self.replays, room.game)
+        except (LogBroken, ReplayError, OSError) as err:
+            log.error("table %s: the finished replay could not be saved: %s", room.id, err)
+            return None
+        for ext in ("seed", "meta"):
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{room.id}.{ext}").unlink()
+        fsync_dir(self.root)
+        return path.stem
 
     def close_all(self) -> None:
-        for f in self._files.values():
-            with contextlib.suppress(OSError):
-                os.fsync(f.fileno())
-            f.close()
-        self._files.clear()
+        for writer in self._writers.values():
+            with contextlib.suppress(LogBroken, ValueError, OSError):
+                writer.close()
+        self._writers.clear()
 
     # ---------------------------------------------------------------- restoring
 
@@ -187,8 +183,11 @@ class TableStore:
             table_id = path.stem
             try:
                 restored = self._restore(table_id, find_game)
-            except (OSError, ValueError, msgspec.DecodeError, IllegalAction) as err:
+            except (OSError, ValueError, msgspec.DecodeError, IllegalAction, ReplayError) as err:
                 log.error("table %s could not be restored: %s", table_id, err)
+                continue
+            except LogBroken as err:
+                log.error("table %s could not be reopened: %s", table_id, err)
                 continue
             if restored is not None:
                 yield restored
@@ -197,23 +196,15 @@ class TableStore:
         meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=Meta)
         seed = int((self.root / f"{table_id}.seed").read_text().strip())
         game = find_game(meta.game)
-        config = config_from_options(game, meta.spec.options)
-        table = Table(game, config, meta.seats, seed)
-        path = self.root / f"{table_id}.log"
-        records, good = read_records(path)
-        decoder = msgspec.msgpack.Decoder(tuple[int, int, game.action_type])  # type: ignore[name-defined]
-        for payload in records:
-            state_id, seat, action = decoder.decode(payload)
-            table.submit(seat, action, state_id - 1)
-        if good < path.stat().st_size:
-            log.warning(
-                "table %s: cut a torn tail of %d bytes", table_id, path.stat().st_size - good
-            )
-            with open(path, "r+b") as f:
-                f.truncate(good)
-                os.fsync(f.fileno())
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        self._files[table_id] = os.fdopen(fd, "ab", buffering=0)
+        table, writer = restore_table(self.root / f"{table_id}.log", seed, game, fsync=True)
+        if writer.finished:
+            # Finished but not yet published (a crash in between): publish it now.
+            try:
+                publish(writer.path, self.replays, game)
+            except (ReplayError, OSError) as err:
+                log.error("table %s: the finished replay could not be saved: %s", table_id, err)
+            return None
+        self._writers[table_id] = writer
         return Restored(
             table_id=table_id,
             game=game,
@@ -223,5 +214,40 @@ class TableStore:
             creator=meta.creator,
             invite_code=meta.invite_code,
             invited=meta.invited,
-            commitment=meta.commitment,
+            commitment=writer.commitment,
         )
+
+
+def publish(log_path: Path, folder: Path, game: Game) -> Path:
+    """Move a finished, verified table log into the replays ``folder`` atomically.
+
+    Like `replays.store.publish_log`, but with the game given (tests' games are not in the
+    registry): copy the whole records, fsync, rename into place, fsync the folder, remove the log.
+    """
+    data = read_file_bytes(log_path)
+    replay = read_replay(data, game, path=log_path)
+    if replay.end is None:
+        raise ReplayError(f"The table log {log_path.name} has not finished, so it is no replay.")
+    data = data[: replay.scan.good_end]
+    report = verify(replay)
+    if not report.ok:
+        raise ReplayError(f"The table log {log_path.name} does not verify: {report.message}")
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / replay_name(replay.header.game, replay.header.created, data)
+    partial = final.with_name(final.name + ".partial")
+    with open(partial, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, final)
+    _fsync_dir(folder)
+    log_path.unlink()
+    _fsync_dir(log_path.parent)
+    return final
+
+
+def _without_events(spec: TableSpec) -> dict[str, Any] | None:
+    """The meta file keeps where a branch came from, not its past (that is the log's step 0)."""
+    if spec.branched_from is None:
+        return None
+    return {k: v for k, v in spec.branched_from.items() if k != "events"}

@@ -48,7 +48,13 @@ def run_replay_command(
             report = verify_replay(replay, game)
             if not report.ok:
                 raise ReplayError(report.message)
-            (err if print_ or export else out).write(f"{path.name}: {report.message}\n")
+            stream = err if print_ or export else out
+            stream.write(f"{path.name}: {report.message}\n")
+            if replay.end is not None:
+                stream.write(
+                    f"  commitment {replay.header.commitment} = SHA-256({replay.end.seed} || "
+                    f"salt {replay.salt.hex()})\n"
+                )
         if print_:
             out.write(transcript(replay))
         if export == "json":

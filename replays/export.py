@@ -32,6 +32,10 @@ def to_document(replay: Replay) -> dict[str, Any]:
         "config": msgspec.to_builtins(replay.config),
         "seats": msgspec.to_builtins(header.seats),
         "branched_from": msgspec.to_builtins(header.branched_from),
+        "seat_changes": [
+            {"after_step": change.state_id, "seats": msgspec.to_builtins(change.seats)}
+            for change in replay.seat_changes
+        ],
         "steps": [
             {
                 "step": step.state_id,
@@ -89,7 +93,8 @@ def transcript(replay: Replay) -> str:
     """The game in words: header facts, the setup, every step with its action and events."""
     game = replay.game
     header = replay.header
-    names = replay.names
+    changes = {change.state_id: change.seats for change in replay.seat_changes}
+    names = [seat.name for seat in header.seats]
     lines = [f"{header.title} (rules {header.rules_version}, chance {header.rng})"]
     config = msgspec.to_builtins(replay.config)
     if isinstance(config, dict):
@@ -116,6 +121,9 @@ def transcript(replay: Replay) -> str:
             words = game.describe(event, names)
             if words:
                 lines.append(f"  {words}")
+        if step.state_id in changes:
+            names = [seat.name for seat in changes[step.state_id]]
+            lines.append(f"  Seats now: {', '.join(names)}.")
     lines.append("")
     if end is None:
         lines.append(f"Unfinished: the log ends after step {replay.last_step}.")

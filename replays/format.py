@@ -10,7 +10,8 @@ All integers are little-endian. A record's check is BLAKE2b-64 keyed with the fi
 ``length | seq | kind | payload``, so a record copied from another file never validates, and
 ``seq`` counts records from 0 without gaps. The payload is one MessagePack-encoded, tagged
 msgspec struct: record 0 is the `Header`, then one `StepRecord` per accepted step (step 0 is
-the setup), an optional `Snapshot` after every K-th step, and finally the `End`.
+the setup), an optional `Snapshot` after every K-th step, a `SeatsRecord` whenever the people at
+the table change, and finally the `End` (kinds 1 header, 2 step, 3 snapshot, 4 end, 5 seats).
 
 Every step record is a commit point: a reader takes the file up to the last whole record.
 `scan` validates the framing and tells a torn tail (the last record incomplete or damaged,
@@ -35,6 +36,7 @@ __all__ = [
     "FORMAT_MINOR",
     "KIND_END",
     "KIND_HEADER",
+    "KIND_SEATS",
     "KIND_SNAPSHOT",
     "KIND_STEP",
     "MAGIC",
@@ -47,6 +49,7 @@ __all__ = [
     "Frame",
     "Header",
     "Scan",
+    "SeatsRecord",
     "Snapshot",
     "StepRecord",
     "commitment",
@@ -74,7 +77,8 @@ KIND_HEADER: Final = 1
 KIND_STEP: Final = 2
 KIND_SNAPSHOT: Final = 3
 KIND_END: Final = 4
-_KINDS: Final = frozenset({KIND_HEADER, KIND_STEP, KIND_SNAPSHOT, KIND_END})
+KIND_SEATS: Final = 5
+_KINDS: Final = frozenset({KIND_HEADER, KIND_STEP, KIND_SNAPSHOT, KIND_END, KIND_SEATS})
 _PERSON: Final = b"speedway-rec"
 
 
@@ -113,6 +117,13 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True, tag="snapshot"):
 
     state_id: int
     state: msgspec.Raw
+
+
+class SeatsRecord(msgspec.Struct, frozen=True, kw_only=True, tag="seats"):
+    """Who sits where from step ``state_id`` on (an open seat taken, a bot taking over)."""
+
+    state_id: int
+    seats: list[Seat]
 
 
 class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
@@ -201,9 +212,10 @@ def _frame_at(data: bytes | memoryview, pos: int, salt: bytes, size: int) -> tup
 def _valid_record_after(data: bytes, start: int, salt: bytes, min_seq: int) -> bool:
     """Whether any whole, valid record of this file starts somewhere after ``start``."""
     size = len(data)
+    max_seq = min_seq + (size - start) // RECORD_HEAD  # no more records than that fit
     for pos in range(start + 1, size - RECORD_HEAD + 1):
         length, seq, kind = _RECORD.unpack_from(data, pos)
-        if length > MAX_RECORD or kind not in _KINDS or seq < min_seq:
+        if length > MAX_RECORD or kind not in _KINDS or not min_seq <= seq <= max_seq:
             continue
         if pos + RECORD_HEAD + length > size:
             continue

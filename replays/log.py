@@ -18,7 +18,8 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -26,17 +27,19 @@ from typing import IO, Any, Self
 
 import msgspec
 
-from core.game import Game, Result, Step, Table
+from core.game import Game, Result, Seat, Step, Table
 from core.rng import RNG_NAME
 from replays.errors import LogBroken
 from replays.format import (
     KIND_END,
     KIND_HEADER,
+    KIND_SEATS,
     KIND_SNAPSHOT,
     KIND_STEP,
     SALT_SIZE,
     End,
     Header,
+    SeatsRecord,
     Snapshot,
     StepRecord,
     commitment,
@@ -44,12 +47,18 @@ from replays.format import (
     encode_preamble,
 )
 
+if sys.platform != "win32":
+    import fcntl
+else:  # pragma: no cover - no F_FULLFSYNC on Windows
+    fcntl = None
+
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
     "LogWriter",
     "RecordEncoder",
     "encode_start",
     "fsync_dir",
+    "full_fsync",
     "utc_stamp",
 ]
 
@@ -65,12 +74,22 @@ def utc_stamp(now: datetime | None = None) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def full_fsync(fd: int) -> None:
+    """Flush a file to stable storage: ``F_FULLFSYNC`` on macOS, where plain fsync leaves the
+    drive's cache unflushed (python-atomicwrites' _proper_fsync), ``os.fsync`` elsewhere."""
+    full = getattr(fcntl, "F_FULLFSYNC", None) if fcntl is not None else None
+    if full is not None:
+        fcntl.fcntl(fd, full)
+    else:
+        os.fsync(fd)
+
+
 def fsync_dir(folder: Path) -> None:
     """Make a create/rename inside ``folder`` durable (python-atomicwrites' _sync_directory)."""
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
     fd = os.open(folder, flags)
     try:
-        os.fsync(fd)
+        full_fsync(fd)
     finally:
         os.close(fd)
 
@@ -119,6 +138,9 @@ class RecordEncoder:
     def snapshot(self, state_id: int, state: Any) -> bytes:
         record = Snapshot(state_id=state_id, state=msgspec.Raw(_ENCODER.encode(state)))
         return self.record(KIND_SNAPSHOT, record)
+
+    def seats(self, state_id: int, seats: list[Seat]) -> bytes:
+        return self.record(KIND_SEATS, SeatsRecord(state_id=state_id, seats=seats))
 
     def end(self, steps: int, result: Result, seed: int) -> bytes:
         return self.record(KIND_END, End(steps=steps, result=result, seed=seed, digest=self.digest))
@@ -343,6 +365,12 @@ class LogWriter:
         self._write(data)
         self.state_id = step.state_id
 
+    def set_seats(self, seats: Sequence[Seat]) -> None:
+        """Record who sits where from now on (same number of seats); a commit like `append`."""
+        if len(seats) != len(self.header.seats):
+            raise ValueError(f"The table has {len(self.header.seats)} seats, not {len(seats)}.")
+        self._write(self._encoder.seats(self.state_id, list(seats)))
+
     def finish(self, result: Result, seed: int) -> None:
         """Write the end record (result, revealed seed, digest), sync and close."""
         if commitment(seed, self.salt) != self.header.commitment:
@@ -360,7 +388,7 @@ class LogWriter:
             if self.broken is None:
                 handle.flush()
                 if self.fsync:
-                    os.fsync(handle.fileno())
+                    full_fsync(handle.fileno())
         except OSError as err:
             self.broken = f"Writing the table log failed ({err.strerror or err}); the table stops."
             raise LogBroken(self.broken) from err
@@ -404,7 +432,7 @@ class LogWriter:
             handle.write(data)
             handle.flush()
             if self.fsync:
-                os.fsync(handle.fileno())
+                full_fsync(handle.fileno())
 
         self._guard(write)
 

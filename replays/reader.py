@@ -24,12 +24,14 @@ from replays.errors import ReplayError
 from replays.format import (
     KIND_END,
     KIND_HEADER,
+    KIND_SEATS,
     KIND_SNAPSHOT,
     KIND_STEP,
     MAX_FILE,
     End,
     Header,
     Scan,
+    SeatsRecord,
     Snapshot,
     StepRecord,
     scan,
@@ -41,6 +43,7 @@ _HEADER = msgspec.msgpack.Decoder(Header)
 _STEP = msgspec.msgpack.Decoder(StepRecord)
 _SNAPSHOT = msgspec.msgpack.Decoder(Snapshot)
 _END = msgspec.msgpack.Decoder(End)
+_SEATS = msgspec.msgpack.Decoder(SeatsRecord)
 _NIL = b"\xc0"
 
 
@@ -95,15 +98,18 @@ def _header(frames: Scan) -> Header:
     return header
 
 
-def peek(data: bytes) -> tuple[Header, End | None, Scan]:
-    """The header and end record of a file's bytes, without decoding its game's events."""
+def peek(data: bytes) -> tuple[Header, list[Seat], End | None, Scan]:
+    """Header, latest seats and end record of a file's bytes, without decoding its events."""
     frames = scan(data)
     header = _header(frames)
+    seats = header.seats
     end: End | None = None
-    last = frames.frames[-1]
-    if last.kind == KIND_END and len(frames.frames) > 1:
-        end = _decode(_END, last.payload, "end record")
-    return header, end, frames
+    for frame in frames.frames[1:]:
+        if frame.kind == KIND_SEATS:
+            seats = _decode(_SEATS, frame.payload, "seats record").seats
+        elif frame.kind == KIND_END:
+            end = _decode(_END, frame.payload, "end record")
+    return header, seats, end, frames
 
 
 class _Decoders:
@@ -140,6 +146,7 @@ class Replay:
         raw_steps: list[tuple[bytes, list[bytes]]],
         snapshots: dict[int, bytes],
         end: End | None,
+        seat_changes: list[SeatsRecord] | None = None,
     ) -> None:
         self.path = path
         self.scan = frames
@@ -152,6 +159,8 @@ class Replay:
         self.snapshots = snapshots
         """State snapshots by step (MessagePack bytes of the game state after that step)."""
         self.end = end
+        self.seat_changes = seat_changes if seat_changes is not None else []
+        """Seat changes during the game (who sits where after which step), in order."""
         self._snap_keys = sorted(snapshots)
         self._cache: tuple[int, Any] | None = None
 
@@ -159,11 +168,20 @@ class Replay:
 
     @property
     def seats(self) -> list[Seat]:
-        return self.header.seats
+        """Who sits where at the end of the file (the header's seats, then any changes)."""
+        return self.seat_changes[-1].seats if self.seat_changes else self.header.seats
+
+    def seats_at(self, k: int) -> list[Seat]:
+        """Who sat where after step ``k``."""
+        seats = self.header.seats
+        for change in self.seat_changes:
+            if change.state_id <= k:
+                seats = change.seats
+        return seats
 
     @property
     def names(self) -> list[str]:
-        return [seat.name for seat in self.header.seats]
+        return [seat.name for seat in self.seats]
 
     @property
     def finished(self) -> bool:
@@ -215,7 +233,12 @@ class Replay:
                 pass
         if state is None:
             start = -1
-            state = self.game.new_state(self.config, len(self.seats))
+            try:
+                state = self.game.new_state(self.config, len(self.seats))
+            except Exception as err:  # a game refusing a recorded config
+                raise ReplayError(
+                    f"The replay's table cannot be set up ({type(err).__name__})."
+                ) from None
         for j in range(start + 1, k + 1):
             for event in self.steps[j].events:
                 try:
@@ -243,6 +266,7 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
     raw_steps: list[tuple[bytes, list[bytes]]] = []
     snapshots: dict[int, bytes] = {}
     end: End | None = None
+    seat_changes: list[SeatsRecord] = []
     n_seats = len(header.seats)
     for frame in frames.frames[1:]:
         if end is not None:
@@ -270,6 +294,11 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
             if snapshot.state_id != len(steps) - 1 or snapshot.state_id < 0:
                 raise ReplayError(f"A snapshot of step {snapshot.state_id} is out of place.")
             snapshots[snapshot.state_id] = bytes(snapshot.state)
+        elif frame.kind == KIND_SEATS:
+            change: SeatsRecord = _decode(_SEATS, frame.payload, "seats record")
+            if change.state_id != len(steps) - 1 or len(change.seats) != n_seats:
+                raise ReplayError(f"A seat change after step {change.state_id} is out of place.")
+            seat_changes.append(change)
         elif frame.kind == KIND_END:
             end = _decode(_END, frame.payload, "end record")
             if end.steps != len(steps) - 1:
@@ -290,6 +319,7 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
         raw_steps=raw_steps,
         snapshots=snapshots,
         end=end,
+        seat_changes=seat_changes,
     )
 
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import msgspec
 
-from core.game import Table
+from core.game import Game, Table
 from replays.errors import ReplayError
 from replays.format import KIND_STEP
-from replays.log import encode_start, fsync_dir, utc_stamp
+from replays.log import encode_start, fsync_dir, full_fsync, utc_stamp
 from replays.reader import peek, read_file_bytes, read_replay
 from replays.verify import verify as verify_replay
 
@@ -57,6 +57,11 @@ class ReplayInfo(msgspec.Struct, frozen=True, kw_only=True):
     problem: str | None = None
     """Why the file cannot be read (only with ``include_broken``)."""
 
+    @property
+    def id(self) -> str:
+        """The replay's id: its file name without ``.replay`` (``ssh host replay ID``)."""
+        return self.path.stem
+
 
 def replay_name(game_id: str, created: str, data: bytes) -> str:
     """``{game}-{YYYYmmdd-HHMMSS}-{shortdigest}.replay`` for a file's bytes."""
@@ -72,11 +77,15 @@ def _write_atomically(folder: Path, name: str, data: bytes) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / name
     partial = folder / (name + ".partial")
-    with open(partial, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(partial, final)
+    try:
+        with open(partial, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            full_fsync(handle.fileno())
+        os.replace(partial, final)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        raise
     fsync_dir(folder)
     return final
 
@@ -88,18 +97,21 @@ def save_finished_table(
     verify: bool = True,
     branched_from: Mapping[str, Any] | None = None,
     now: datetime | None = None,
+    salt: bytes | None = None,
 ) -> Path:
     """Write a finished table's complete replay into ``folder`` and return its path.
 
     With ``verify`` the bytes are read back and re-simulated before the file appears; a
     mismatch (a non-deterministic game) raises `ReplayError` and leaves no file behind.
+    ``salt`` (default: fresh from `secrets`) lets a table that announced
+    ``commitment(seed, salt)`` at its start keep that commitment in its replay.
     """
     result = table.result()
     if result is None:
         raise ValueError("Only a finished game can be saved as a replay.")
     created = utc_stamp(now if now is not None else datetime.now(UTC))
     encoder, _header, _snaps, start = encode_start(
-        table, created=created, branched_from=branched_from
+        table, salt=salt, created=created, branched_from=branched_from
     )
     data = start + encoder.end(table.state_id, result, table.seed)
     if verify:
@@ -109,15 +121,17 @@ def save_finished_table(
     return _write_atomically(Path(folder), replay_name(table.game.id, created, data), data)
 
 
-def publish_log(log_path: Path | str, folder: Path, *, verify: bool = True) -> Path:
+def publish_log(
+    log_path: Path | str, folder: Path, *, verify: bool = True, game: Game | None = None
+) -> Path:
     """Move a finished table log into the replays ``folder`` (atomically) and return its path.
 
     The file is copied byte for byte (keeping the commitment the players saw), synced and
-    renamed into place; then the log is removed.
+    renamed into place; then the log is removed. ``game`` defaults to the registered one.
     """
     log_path = Path(log_path)
     data = read_file_bytes(log_path)
-    replay = read_replay(data, path=log_path)
+    replay = read_replay(data, game, path=log_path)
     if replay.end is None:
         raise ReplayError(f"The table log {log_path.name} has not finished, so it is no replay.")
     data = data[: replay.scan.good_end]
@@ -134,8 +148,8 @@ def publish_log(log_path: Path | str, folder: Path, *, verify: bool = True) -> P
 
 
 def _info(path: Path) -> ReplayInfo:
-    header, end, frames = peek(read_file_bytes(path))
-    names = [seat.name for seat in header.seats]
+    header, seats, end, frames = peek(read_file_bytes(path))
+    names = [seat.name for seat in seats]
     winner = None
     if end is not None and end.result.winner is not None and 0 <= end.result.winner < len(names):
         winner = names[end.result.winner]

@@ -159,7 +159,26 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
     from net.server import serve as run_server
 
     run_server(
-        host=host, port=port, data=data, max_sessions=max_sessions, allow_guests=allow_guests
+        host=host,
+        port=port,
+        data=data,
+        max_sessions=max_sessions,
+        allow_guests=allow_guests,
+        app_factory=ssh_app_factory,
+    )
+
+
+def ssh_app_factory(*, hub: object, identity: object, driver_class: object, data_dir: object):  # type: ignore[no-untyped-def]
+    """One app per SSH session, injected into net.server (net never imports tui)."""
+    from tui.app import OpenLobby, SpeedwayApp
+
+    return SpeedwayApp(
+        hub,  # type: ignore[arg-type]
+        identity,  # type: ignore[arg-type]
+        data_dir=data_dir,  # type: ignore[arg-type]
+        start=OpenLobby(),
+        driver_class=driver_class,  # type: ignore[arg-type]
+        network=True,
     )
 
 

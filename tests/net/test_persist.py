@@ -3,6 +3,7 @@ the seed file is private; a failing fsync stops the table instead of lying."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
 
@@ -82,3 +83,49 @@ async def test_failed_fsync_stops_the_table(tmp_path, monkeypatch):
     monkeypatch.undo()
     with pytest.raises(GameOver, match="stopped"):
         await h.submit(tid, ANN, 0, Roll(), 1)
+
+
+async def test_finished_table_becomes_a_verified_replay_and_leaves_no_secret(tmp_path):
+    from replays.reader import open_replay
+    from replays.verify import verify
+
+    h = hub(tmp_path)
+    tid = await h.create_table(
+        TableSpec(game="dash", seats=[SeatSpec(kind="bot"), SeatSpec(kind="bot")], seed=4), ANN
+    )
+    for _ in range(500):
+        if h.info(tid).status == "finished":
+            break
+        await asyncio.sleep(0.01)
+    info = h.info(tid)
+    assert info.status == "finished"
+    assert info.replay_id
+    path = tmp_path / "replays" / f"{info.replay_id}.replay"
+    replay = open_replay(path, DASH)
+    assert verify(replay).ok
+    assert replay.header.commitment == info.commitment
+    assert not (tmp_path / "tables" / f"{tid}.seed").exists()
+    assert not (tmp_path / "tables" / f"{tid}.log").exists()
+    assert hub(tmp_path).tables(ANN) == []  # nothing to restore
+
+
+async def test_branched_table_is_restored_from_its_own_past(tmp_path):
+    from tests.fakegame import Dealt, Rolled
+
+    past = [Dealt(seat=0, card=3), Dealt(seat=1, card=8), Rolled(seat=0, face=5)]
+    h = hub(tmp_path)
+    tid = await h.create_table(
+        TableSpec(
+            game="dash",
+            seats=[SeatSpec(kind="human"), SeatSpec(kind="human", identity=BOB.id)],
+            seed=21,
+            branched_from={"source": "x.replay", "step": 1, "events": past},
+        ),
+        ANN,
+    )
+    await h.submit(tid, BOB, 1, Roll(), 0)
+    before = h.table(tid)
+    h2 = hub(tmp_path)
+    after = h2.table(tid)
+    assert after.state == before.state
+    assert after.state.steps[0] == 6

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.game import Table
+from core.game import Seat, Table
 from replays.log import LogWriter
 from tests.fakegame import GAME as DASH
-from tests.replays.helpers import CORPUS, dash_table, play_logged, seats
+from tests.fakegame import Roll
+from tests.replays.helpers import CORPUS, GOLDEN, dash_table, golden_bytes, play_logged, seats
 
 
 def main() -> None:
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_bytes(golden_bytes())
     CORPUS.mkdir(exist_ok=True)
     for old in CORPUS.iterdir():
         old.unlink()
@@ -47,6 +50,18 @@ def main() -> None:
     table_result = table.result()
     assert table_result is not None
     writer.finish(table_result, 99)
+    # A game where a seat changed hands mid-game (an open seat taken, then a bot took over).
+    table = dash_table(8, goal=30)
+    writer = LogWriter.create(CORPUS / "seats-changed.replay", table, fsync=False)
+    for i in range(40):
+        if not table.pending():
+            break
+        if i == 2:
+            writer.set_seats([Seat(name="Ann", identity="SHA256:ann"), table.seats[1]])
+        writer.append(table.submit(table.pending()[0], Roll()))
+    result = table.result()
+    assert result is not None
+    writer.finish(result, 8)
 
 
 if __name__ == "__main__":

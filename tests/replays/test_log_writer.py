@@ -9,11 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.game import Seat
 from replays.errors import LogBroken, ReplayError
 from replays.format import KIND_SNAPSHOT, scan
 from replays.log import LogWriter
 from replays.reader import open_replay, read_replay
+from replays.recover import restore_table
 from tests.fakegame import GAME as DASH
+from tests.fakegame import Roll
 from tests.replays.helpers import dash_table, play_logged
 
 
@@ -180,3 +183,27 @@ def test_log_bytes_do_not_depend_on_the_fsync_setting(tmp_path):
         writer.finish(result, 3)
     assert (tmp_path / "a.log").read_bytes() == (tmp_path / "b.log").read_bytes()
     assert read_replay((tmp_path / "a.log").read_bytes(), DASH).finished
+
+
+def test_seat_changes_are_recorded_and_read_back(tmp_path):
+    path = tmp_path / "t.log"
+    table = dash_table(6)
+    writer = LogWriter.create(path, table, fsync=False)
+    writer.append(table.submit(0, Roll()))
+    ann = Seat(name="Ann", identity="SHA256:ann")
+    writer.set_seats([ann, table.seats[1]])
+    with pytest.raises(ValueError, match="has 2 seats, not 1"):
+        writer.set_seats([ann])
+    writer.append(table.submit(1, Roll()))
+    writer.close()
+    replay = open_replay(path, DASH)
+    assert replay.header.seats == table.seats
+    assert replay.seats == [ann, table.seats[1]]
+    assert replay.names == ["Ann", table.seats[1].name]
+    assert replay.seats_at(0) == table.seats
+    assert replay.seats_at(1) == [ann, table.seats[1]]
+    assert [c.state_id for c in replay.seat_changes] == [1]
+    # A restored table seats the people sitting there when it stopped.
+    restored, again = restore_table(path, 6, DASH, fsync=False)
+    assert restored.seats == [ann, table.seats[1]]
+    again.close()

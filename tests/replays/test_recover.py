@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from core.game import Table
 from replays.errors import ReplayError
@@ -21,7 +24,7 @@ from replays.reader import open_replay
 from replays.recover import restore_table
 from replays.verify import verify
 from tests.fakegame import GAME as DASH
-from tests.fakegame import Roll
+from tests.fakegame import Roll, Stop
 from tests.replays.helpers import dash_table, finished_dash, play_logged
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,3 +171,76 @@ def test_restored_writer_keeps_the_snapshot_rhythm(tmp_path):
     replay = open_replay(path, DASH)
     assert sorted(replay.snapshots) == list(range(4, replay.last_step + 1, 4))
     assert verify(replay).ok
+
+
+class CrashMachine(RuleBasedStateMachine):
+    """append / crash mid-write / reopen, many times: recovered == acknowledged, always."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder = Path(tempfile.mkdtemp(prefix="crash-machine-"))
+        self.path = self.folder / "t.log"
+        self.seed = 23
+        self.table = dash_table(self.seed, goal=60)
+        self.writer = LogWriter.create(self.path, self.table, fsync=False, snapshot_every=3)
+        self.acknowledged = list(self.table.history)
+
+    @rule(stop=st.booleans())
+    def append(self, stop: bool) -> None:
+        if not self.table.pending() or self.writer._handle is None:
+            return
+        seat = self.table.pending()[0]
+        action = Stop() if stop and seat == 1 else Roll()
+        step = self.table.submit(seat, action, self.table.state_id)
+        self.writer.append(step)
+        self.acknowledged.append(step)
+
+    @rule(torn=st.binary(min_size=1, max_size=40))
+    def crash_mid_write(self, torn: bytes) -> None:
+        if self.writer._handle is None:
+            return
+        self.writer.close()
+        with open(self.path, "ab") as handle:  # the start of a record that never finished
+            handle.write(torn[: max(1, len(torn) - 1)])
+        self.writer._handle = None
+
+    @rule()
+    def reopen(self) -> None:
+        if self.writer._handle is not None:
+            self.writer.close()
+        self.table, self.writer = restore_table(self.path, self.seed, DASH, fsync=False)
+
+    @invariant()
+    def recovered_prefix_is_what_was_acknowledged(self) -> None:
+        replay = open_replay(self.path, DASH)
+        assert replay.steps == self.acknowledged
+        assert self.table.history == self.acknowledged
+
+    def teardown(self) -> None:
+        if self.writer._handle is None:
+            self.table, self.writer = restore_table(self.path, self.seed, DASH, fsync=False)
+        play_on(self.table, self.writer)
+        assert verify(open_replay(self.path, DASH)).ok
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+TestCrashMachine = CrashMachine.TestCase
+TestCrashMachine.settings = settings(max_examples=20, stateful_step_count=12, deadline=None)
+
+
+def test_restore_a_branched_table_keeps_its_given_past(tmp_path):
+    source = finished_dash(1, goal=40, bot="roll")
+    past = [event for step in source.history[:5] for event in step.events]
+    table = Table(DASH, source.config, source.seats, 99, setup_events=past)
+    path = tmp_path / "b.log"
+    spec_branch = {"source": "x.replay", "step": 4, "events": past}  # as TableSpec carries it
+    writer = LogWriter.create(path, table, fsync=False, branched_from=spec_branch)
+    for _ in range(3):
+        writer.append(table.submit(table.pending()[0], Roll()))
+    writer.close()
+    replay = open_replay(path, DASH)
+    assert replay.header.branched_from == {"source": "x.replay", "step": 4}  # past not doubled
+    restored, writer = restore_table(path, 99, DASH, fsync=False)
+    assert restored.history == table.history
+    play_on(restored, writer)
+    assert verify(open_replay(path, DASH)).ok

@@ -15,6 +15,7 @@ from core import registry
 from core.game import Seat, Table
 from replays.cli_commands import run_replay_command
 from replays.errors import ReplayError
+from replays.format import commitment
 from replays.reader import open_replay
 from replays.store import list_replays, publish_log, save_finished_table
 from replays.verify import verify
@@ -47,6 +48,14 @@ def test_save_finished_table_writes_one_verified_file_atomically(tmp_path):
     assert replay.steps == table.history
     assert replay.header.created == "2026-05-04T03:02:01Z"
     assert verify(replay).ok
+
+
+def test_save_with_the_announced_salt_keeps_the_announced_commitment(tmp_path):
+    table = finished_dash(3)
+    salt = bytes(range(100, 116))
+    announced = commitment(3, salt)  # what a hub without a durable log showed at the start
+    path = save_finished_table(table, tmp_path, salt=salt)
+    assert open_replay(path, DASH).header.commitment == announced
 
 
 def test_save_refuses_an_unfinished_table(tmp_path):
@@ -108,6 +117,14 @@ def test_publish_log_moves_the_live_log_keeping_its_commitment(tmp_path, dash_re
     assert open_replay(path, DASH).header.commitment == commitment
 
 
+def test_publish_log_takes_a_game_that_is_not_registered(tmp_path):
+    log = tmp_path / "t.log"
+    play_logged(log, seed=13)
+    path = publish_log(log, tmp_path / "replays", game=DASH)
+    assert open_replay(path, DASH).seed == 13
+    assert not log.exists()
+
+
 def test_publish_log_refuses_an_unfinished_log(tmp_path, dash_registered):
     log = tmp_path / "t.log"
     play_logged(log, finish=False)
@@ -130,6 +147,9 @@ def test_verify_print_export_of_a_good_file(tmp_path):
     code, out, err = run(path, verify=True)
     assert (code, err) == (0, "")
     assert "Verified" in out
+    replay = open_replay(path, DASH)
+    digits = f"SHA-256(3 || salt {replay.salt.hex()})"
+    assert f"commitment {replay.header.commitment} = {digits}" in out
     code, out, err = run(path, print_=True)
     assert code == 0
     assert "Seed: 3" in out
@@ -172,6 +192,22 @@ def test_unfinished_log_prints_but_does_not_verify(tmp_path):
     code, _, err = run(log, verify=True)
     assert code == 2
     assert "unfinished" in err
+
+
+def test_seat_changes_show_in_transcript_export_and_listing(tmp_path):
+    source = CORPUS / "seats-changed.replay"
+    code, out, _ = run(source, print_=True)
+    assert code == 0
+    assert "Seats now: Ann, random-2." in out
+    _, exported, _ = run(source, export="json")
+    changes = json.loads(exported)["seat_changes"]
+    assert changes[0]["after_step"] == 2
+    assert changes[0]["seats"][0]["name"] == "Ann"
+    copy = tmp_path / source.name
+    copy.write_bytes(source.read_bytes())
+    (info,) = list_replays(tmp_path)
+    assert info.players == ["Ann", "random-2"]
+    assert info.id == source.stem
 
 
 def test_torn_file_notes_the_cut_on_stderr(tmp_path):
