@@ -79,6 +79,10 @@ replace = msgspec.structs.replace
 HAND_SIZE = 5
 
 
+_ALWAYS_TWO = (DActions, DWindow, DChain)
+"""Decisions that offer two or more answers whenever they ask anyone (see `options.asked`)."""
+
+
 class Ctx:
     """One step's working copy: the current state, the stack, the events so far, chance."""
 
@@ -210,7 +214,7 @@ def _run(ctx: Ctx) -> None:
                 _finish(ctx, top)
             else:
                 auto = None
-                if not always_asked(ctx.state, top):
+                if not isinstance(top, _ALWAYS_TWO) and not always_asked(ctx.state, top):
                     for seat in seats:
                         options = answers(ctx.state, top, seat)
                         if len(options) == 1:
