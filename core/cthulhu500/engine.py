@@ -32,7 +32,7 @@ from core.cthulhu500.board import (
     repair_bonus,
     speed,
 )
-from core.cthulhu500.cards import CHECKERED_FLAG, DECK_IDS, card
+from core.cthulhu500.cards import CARDS, CHECKERED_FLAG, DECK_IDS, card
 from core.cthulhu500.fold import evolve
 from core.cthulhu500.model import (
     DECISION_TYPES,
@@ -179,6 +179,34 @@ _REFUSALS: dict[type, tuple[str, str]] = {
 }
 
 
+def _refusal(state: State, top: Any, seat: int, action: Any) -> tuple[str, str]:
+    """The sentence and rule for an answer the decision on top does not accept."""
+    cid = getattr(action, "card", None)
+    hand = state.hands[seat]
+    holding = (act.PlayAction, act.AddCrew, act.PlayReaction, act.SponsorDiscard)
+    if isinstance(action, holding) and cid not in hand:
+        return f"You do not hold {_name(cid)}.", "C-PLAY-ACTION"
+    discards = (act.Discard, act.SetupDiscard)
+    if isinstance(action, discards) and any(c not in hand for c in action.cards):
+        return "You can only discard cards that are in your hand.", "C-DISCARD"
+    if isinstance(top, DActions) and isinstance(action, act.PlayAction):
+        return (
+            f"{_name(cid)} cannot be played like that now: it needs a legal target.",
+            "C-PLAY-ACTION",
+        )
+    if (
+        isinstance(top, DActions)
+        and state.actions_left == 0
+        and not isinstance(action, act.EndActions)
+    ):
+        return "You have no actions left this turn.", "C-ACTIONS"
+    return _REFUSALS[type(top)]
+
+
+def _name(cid: Any) -> str:
+    return card(cid).name if isinstance(cid, int) and cid in CARDS else "that card"
+
+
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     if state.over:
         raise GameOver("The race is over; no more moves can be made.")
@@ -186,7 +214,7 @@ def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
         raise NotYourTurn(f"Seat {seat + 1} is not being asked anything now.")
     top = state.stack[-1]
     if action not in answers(state, top, seat):
-        reason, rule = _REFUSALS[type(top)]
+        reason, rule = _refusal(state, top, seat, action)
         raise BreaksRule(reason, rule)
     ctx = Ctx(state, rng)
     _apply(ctx, top, seat, action)

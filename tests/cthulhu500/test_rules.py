@@ -537,7 +537,7 @@ def test_play_action_cancelled_is_still_spent_and_targets_must_be_legal():
     r.act(1, PlayReaction(86))
     assert not r.damaged(1)
     assert r.state.actions_left == 1
-    with pytest.raises(BreaksRule, match="rule C-ACTIONS"):
+    with pytest.raises(BreaksRule, match="rule C-PLAY-ACTION"):
         r.act(0, PlayAction(card=75))
 
 
@@ -628,3 +628,17 @@ def test_bad_config_is_refused_with_a_sentence():
     with pytest.raises(ConfigError, match="Bad option"):
         config_from_options(game, {"seam_damage_moves": "sideways"})
     assert config_from_options(game, {"round_limit": "4"}).round_limit == 4
+
+
+def test_refusals_name_the_players_mistake():
+    """C-PLAY-ACTION, C-DISCARD: bad input gets one readable sentence, never a traceback."""
+    r = Run(race(FE, OL, active=0, hands={0: (79, 75)}))
+    with pytest.raises(BreaksRule, match="You do not hold Spell: Gate"):
+        r.act(0, PlayAction(card=83))
+    with pytest.raises(BreaksRule, match="Rush Job cannot be played like that now"):
+        r.act(0, PlayAction(card=75))
+    with pytest.raises(BreaksRule, match="rule C-ACTIONS"):
+        r.act(0, TakeFreeTest())
+    d_ = Run(race(FE, OL, active=0, hands={0: (17,)}, stack=TURN[:-1]))
+    with pytest.raises(BreaksRule, match="only discard cards that are in your hand"):
+        d_.act(0, Discard((18,)))
