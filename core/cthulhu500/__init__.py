@@ -2,9 +2,10 @@
 
 Owns the `GAME` object the registry finds (`core.game.Game` contract) and wires the package's
 modules together: `cards` (the deck as data), `model` (state and work stack), `actions`,
-`events`, `board` (pure reckoning), `options` (who is asked what), `engine` (setup, step and the loop), `ctx`, `passing`
-(tests, damage, repairs), `effects` (action cards, contagions),
-`fold` (evolve, view, redact), `describe` (events in words) and `bots`.
+`events`, `board` (pure reckoning), `options` (who is asked what), `engine` (setup, step and
+the loop), `ctx` (one step's working copy), `passing` (tests, damage, repairs), `effects`
+(action cards, contagions), `fold` (evolve, view, redact), `describe` (events in words) and
+`bots`.
 Must not: hold rules of its own.
 """
 
