@@ -175,3 +175,23 @@ def test_views_are_redacted_folds_under_every_option_set():
                 if r is not None:
                     state = GAME.evolve(state, r)
             assert state == GAME.view(t.state, viewer), (options, viewer)
+
+
+def test_every_legal_action_and_decision_has_words():
+    from core.cthulhu500.describe import action_text, decision_text
+
+    t = table(21, 4, ("shrewd", "random"), reaction_prompt="everyone", promo_flag=True)
+    labels: set[str] = set()
+    while t.pending():
+        seat = t.pending()[0]
+        view = GAME.view(t.state, seat)
+        assert decision_text(view, seat, t.names)
+        assert decision_text(GAME.view(t.state, None), None, t.names)
+        for action in t.legal(seat):
+            label = action_text(action, t.names)
+            assert label
+            assert "Struct" not in label
+            labels.add(label.split()[0])
+        t.submit(seat, t.bot_action(seat))
+    assert {"Attempt", "Pass", "Discard", "End"} <= labels
+    assert decision_text(GAME.view(t.state, 0), 0, t.names) == "The race is over."
