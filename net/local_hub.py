@@ -15,6 +15,7 @@ it only puts messages on each viewer's own bounded queue.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import secrets
@@ -153,6 +154,12 @@ class LocalHub:
     ``away_grace`` the default time before an away player's bot takes over. ``persist`` with a
     ``data_dir`` keeps durable logs under ``DATA/tables`` and finished replays under
     ``DATA/replays``; unfinished tables are restored from their logs at construction.
+
+    ``network`` (the SSH server) guards a shared server against its users: a table's seed is
+    always a fresh secret one (a chosen seed would tell its chooser every die), bot delays, turn
+    timers and grace periods have floors, and one identity may have at most
+    ``max_tables_per_identity`` unfinished tables. Finished tables leave the list
+    ``finished_keep`` seconds after they end (their replays stay on disk).
     """
 
     def __init__(
@@ -169,6 +176,9 @@ class LocalHub:
         max_queue: int = 10_000,
         lobby_interval: float = 0.2,
         clock: Callable[[], float] = time.monotonic,
+        network: bool = False,
+        max_tables_per_identity: int = 5,
+        finished_keep: float = 600.0,
     ) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -179,6 +189,9 @@ class LocalHub:
         self.max_queue = max_queue
         self.lobby_interval = lobby_interval
         self.clock = clock
+        self.network = network
+        self.max_tables_per_identity = max_tables_per_identity
+        self.finished_keep = finished_keep
         self._games = dict(games) if games is not None else None
         self._rooms: dict[str, _Room] = {}
         self._codes: dict[str, str] = {}
@@ -292,6 +305,15 @@ class LocalHub:
     async def create_table(self, spec: TableSpec, who: Identity) -> str:
         if self._closing:
             raise ValueError("The server is shutting down; no new tables.")
+        if self.network:
+            spec = _network_spec(spec)
+            mine = sum(
+                1 for r in self._rooms.values() if r.creator == who.id and r.status != "finished"
+            )
+            if mine >= self.max_tables_per_identity:
+                raise ValueError(
+                    f"You already have {mine} unfinished tables; finish or leave one first."
+                )
         game = self._game(spec.game)
         try:
             config = config_from_options(game, spec.options)
@@ -403,6 +425,7 @@ class LocalHub:
         else:
             self._away(room, who.id, who.nickname)
         self._table_changed(room)
+        self._drop_if_abandoned(room)
 
     def _start(self, room: _Room) -> None:
         room.status = "running"
@@ -460,6 +483,7 @@ class LocalHub:
             elif room.status != "finished":
                 self._away(room, ident, w.who.nickname)
         self._table_changed(room)
+        self._drop_if_abandoned(room)
 
     def _away(self, room: _Room, ident: str, nickname: str) -> None:
         if ident not in room.away_since:
@@ -545,6 +569,29 @@ class LocalHub:
         if result is not None:
             self._notice(room, f"The race is over: {result.summary}.")
         self._table_changed(room)
+        with contextlib.suppress(RuntimeError):  # no running loop: kept until restart
+            asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, room.id)
+
+    def _drop_if_abandoned(self, room: _Room) -> None:
+        """A table that never started and that nobody holds or watches any more goes away."""
+        if room.status == "waiting" and not room.watchers and all(h is None for h in room.holders):
+            self._rooms.pop(room.id, None)
+            if room.invite_code is not None:
+                self._codes.pop(room.invite_code, None)
+            self._lobby_changed()
+
+    def _drop_room(self, table_id: str) -> None:
+        room = self._rooms.get(table_id)
+        if room is None or room.status != "finished":
+            return
+        for w in list(room.watchers):
+            w.put(_CLOSE)
+            w.closed = True
+        room.watchers.clear()
+        self._rooms.pop(table_id, None)
+        if room.invite_code is not None:
+            self._codes.pop(room.invite_code, None)
+        self._lobby_changed()
 
     def _save_meta(self, room: _Room) -> None:
         if self._store is not None:
@@ -718,6 +765,19 @@ class LocalHub:
         self._rooms[room.id] = room
         if room.table.result() is not None:
             room.status = "finished"
+
+
+_NETWORK_FLOORS = {"bot_delay": 0.2, "turn_timer": 10.0, "away_grace": 10.0}
+
+
+def _network_spec(spec: TableSpec) -> TableSpec:
+    """A table spec made safe for a shared server (see `LocalHub`'s ``network``)."""
+    changes: dict[str, Any] = {"seed": None}
+    for name, floor in _NETWORK_FLOORS.items():
+        value = getattr(spec, name)
+        if value is not None and value < floor:
+            changes[name] = floor
+    return msgspec.structs.replace(spec, **changes)
 
 
 def _redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:

@@ -853,7 +853,7 @@ async def run_server(
 ) -> None:
     """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs)."""
     key = load_or_create_host_key(data)
-    hub = LocalHub(data, bot_delay=bot_delay, persist=True, games=games)
+    hub = LocalHub(data, bot_delay=bot_delay, persist=True, games=games, network=True)
     server = SpeedwayServer(
         hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
     )

@@ -41,6 +41,20 @@ async def until(cond, within: float = T) -> None:
     await asyncio.wait_for(loop(), within)
 
 
+async def at_table(server, name: str) -> None:
+    """Wait until ``name``'s app (server side) shows a table screen."""
+    fp = KEYS[name].get_fingerprint("sha256")
+
+    def there() -> bool:
+        for session in server.sessions:
+            app = session.app
+            if app is not None and session.conn.identity_id == fp:
+                return type(app.screen).__name__.endswith("TableScreen")
+        return False
+
+    await until(there)
+
+
 async def arrive(server, name: str) -> tuple[object, Term]:
     conn = await connect(server.port, KEYS[name])
     term = await Term.open(conn, size=(100, 30))
@@ -92,7 +106,8 @@ async def test_two_players_and_a_spectator_race_go500_over_ssh(tmp_path):
         for name, key in (("Bob", "j"), ("Ann", "j"), ("Eve", "w")):
             await terms[name].wait_for(tid)
             terms[name].send(key)
-            await terms[name].wait_for(f"table {tid}")
+            await at_table(server, name)
+            await terms[name].wait_for("Leave")  # the table screen's footer
         table = hub.table(tid)
         assert hub.info(tid).status == "running"
         assert [s.name for s in hub.info(tid).seats] == ["Ann", "Bob"]
@@ -111,7 +126,7 @@ async def test_two_players_and_a_spectator_race_go500_over_ssh(tmp_path):
                 conns["Bob"], terms["Bob"] = await arrive(server, "Bob")
                 await terms["Bob"].wait_for(tid)
                 terms["Bob"].send("j")
-                await terms["Bob"].wait_for(f"table {tid}")
+                await at_table(server, "Bob")
                 await until(lambda: not hub.info(tid).seats[1].away)
             terms[by_seat[seat]].send(key_for(table, seat))
             await until(lambda b=before: table.state_id > b or table.result() is not None)

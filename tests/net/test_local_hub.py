@@ -344,3 +344,40 @@ async def _drain(w):
 
 def test_dash_config_is_the_default():
     assert DashConfig() == DASH.default_config()
+
+
+async def test_network_hub_ignores_chosen_seeds_floors_timers_and_caps_tables():
+    h = hub(network=True, max_tables_per_identity=2)
+    spec = TableSpec(
+        game="dash",
+        seats=[SeatSpec(kind="human"), SeatSpec(kind="open")],
+        seed=7,
+        turn_timer=0.001,
+        bot_delay=0.0,
+    )
+    tid = await h.create_table(spec, ANN)
+    room = h._room(tid)
+    assert room.spec.seed is None
+    assert room.spec.turn_timer == 10.0
+    assert room.spec.bot_delay == 0.2
+    await h.create_table(spec, ANN)
+    with pytest.raises(ValueError, match="2 unfinished tables"):
+        await h.create_table(spec, ANN)
+    await h.create_table(spec, BOB)  # the cap is per identity
+
+
+async def test_finished_tables_leave_the_list_and_abandoned_ones_vanish():
+    h = hub(finished_keep=0.05)
+    tid = await h.create_table(
+        TableSpec(game="dash", seats=[SeatSpec(kind="human")], seed=1), LOCAL
+    )
+    await h.submit(tid, LOCAL, 0, Stop(), 0)
+    assert h.info(tid).status == "finished"
+    await asyncio.sleep(0.2)
+    assert h.tables(LOCAL) == []
+    waiting = await h.create_table(
+        TableSpec(game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")]), ANN
+    )
+    assert h.info(waiting).status == "waiting"
+    await h.leave(waiting, ANN)
+    assert h.tables(ANN) == []

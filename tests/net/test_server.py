@@ -276,3 +276,22 @@ def test_host_key_is_created_once_private_and_never_replaced(tmp_path):
     with pytest.raises(ValueError, match="never replaces a host key"):
         load_or_create_host_key(tmp_path)
     assert path.read_bytes() == b"not a key"
+
+
+async def test_one_structured_log_line_per_connect_auth_failure_and_disconnect(start, caplog):
+    caplog.set_level("INFO", logger="speedway")
+    server = await start()
+    with pytest.raises(asyncssh.PermissionDenied):
+        await connect(server.port, None)  # no key, guests off
+    conn, term = await join(server, KEY_A, "Ann")
+    await term.wait_for("HELLO Ann")
+    term.send("q")
+    await term.wait_closed()
+    conn.close()
+    await asyncio.wait_for(_until(lambda: "event=disconnect" in caplog.text), T)
+    lines = [r.getMessage() for r in caplog.records if r.name == "speedway.server"]
+    assert sum(1 for m in lines if m.startswith("event=connect ")) == 2
+    assert sum(1 for m in lines if m.startswith("event=auth_failure ")) == 1
+    fp = KEY_A.get_fingerprint("sha256")
+    assert any(m.startswith("event=disconnect ") and fp in m for m in lines)
+    assert all("\n" not in m and "\x1b" not in m for m in lines)
