@@ -92,7 +92,7 @@ class ChampionsTableScreen(TableScreen):
     def title_text(self) -> str:
         assert self.fold is not None
         lap = getattr(self.fold.state, "lap", 1)
-        return f"NASCAR Champions — lap {lap} of 2   table {self.fold.table.id}"
+        return f"NASCAR Champions — lap {lap} of 2" + self.table_tag()
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

@@ -71,7 +71,7 @@ class CthulhuTableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        return f"Cthulhu 500 — {len(self.fold.names)} vehicles   table {self.fold.table.id}"
+        return f"Cthulhu 500 — {len(self.fold.names)} vehicles" + self.table_tag()
 
     def _top(self) -> str:
         if self.fold is None:
