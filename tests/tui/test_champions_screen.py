@@ -214,6 +214,8 @@ async def test_clicking_dice_and_list_rows_picks_dice():
         screen.query_one(ActionList).choose(4)
         await pilot.pause()
         assert screen.picked == {5}
+        assert not screen.query_one(StatusLine).has_class("-error"), "a toggle is not a move"
+        assert screen.fold.state.phase == "choose_dice"
         assert "◀ keep" in str(screen.query_one(ActionList).get_option_at_index(4).prompt)
 
 

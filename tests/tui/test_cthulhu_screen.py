@@ -85,6 +85,12 @@ async def test_play_a_whole_cthulhu_race_against_bots_with_the_keyboard():
                     assert screen.picked == {hand[0]}, "1 picks the first hand card"
                     await pilot.press("1")
                     assert not screen.picked, "pressing it again un-picks it"
+                    screen.query_one(ActionList).choose(1)  # a click on the second card's row
+                    await pilot.pause()
+                    assert screen.picked == {hand[1]}
+                    assert not screen.query_one(StatusLine).has_class("-error"), "not a move"
+                    await pilot.press("2")
+                    assert not screen.picked
                 await pilot.press("enter")  # the highlighted row: discard what is picked
             elif top in ("d_window", "d_chain"):
                 await pilot.press("n")
