@@ -245,3 +245,34 @@ def fixed_table_id(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_champions_table_mid_turn(snap_compare, fixed_table_id, size):
     assert snap_compare(champions_app(seed=7), terminal_size=size, run_before=_mid_turn)
+
+
+# ---------------------------------------------------------------------------------- replays
+
+
+async def test_replay_viewer_draws_a_champions_game_on_the_oval(tmp_path):
+    from core import registry
+    from core.game import Seat, Table
+    from replays import save_finished_table
+    from tests.tui.conftest import FIXED
+    from tui.app import OpenReplay
+
+    game = registry.get("champions")
+    seats = [Seat(name="Promo", bot="promoter"), Seat(name="Rand", bot="random")]
+    table = Table(game, game.default_config(), seats, 5)
+    table.run_bots()
+    path = save_finished_table(table, tmp_path, now=FIXED)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query(OvalTrack)))
+        final = plain(app.screen.query_one(OvalTrack))
+        assert "Race over" in final
+        # Every car is listed with its place in the finished corner.
+        for car in table.state.cars:
+            assert f"{car.place}·{car.number}" in final
+        await pilot.press("[", "[", "[")
+        board = plain(app.screen.query_one(OvalTrack))
+        on_track = [c for c in app.screen.data().state.cars if c.row is not None]
+        assert on_track, "three turns back, cars are racing"
+        for car in on_track:
+            assert str(car.number) in board

@@ -471,7 +471,8 @@ class OvalTrack(Widget):
         names = data.names
         who = names[active] if 0 <= active < len(names) else "?"
         if data.result is not None:
-            top = Text(f"Race over — {data.result.summary}"[:width], style=Style(bold=True))
+            winner = names[data.result.ranking[0]] if data.result.ranking else "?"
+            top = Text(f"Race over — {winner} is the Champion"[:width], style=Style(bold=True))
         elif phase == "choose_car":
             top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
         else:
