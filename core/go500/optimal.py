@@ -4,14 +4,17 @@ Owns a memoised value function over the turn, computed exactly from the dice dat
 pre-roll position is (Track Dice left to roll, Power Die to roll / saved / gone, miles saved,
 whether every saved die is a circle). Its value is the exact expectation over the Flag Die,
 every multiset of Track faces and the Power face, of the best continuation: stop, or save some
-dice and roll again (the "save nothing" choice returns to the same position, solved as a
-fixed point by Newton's method on the piecewise-linear equation). Pit, Crash, Big One and
-Groove endings are valued from the same face tables.
+dice and roll again (the "save nothing" choice returns to the same position: an exact fixed
+point of a convex piecewise-linear equation). Pit, Crash, Big One and Groove endings are valued
+from the same face tables.
 
-The race situation enters through the utility of a recorded turn: miles count until the finish
-line (distance = race length − total), reaching it earns a finishing bonus that grows when an
-opponent is close to the line, and BIG X (behind the wall) costs a fixed penalty. Positions far
-from the line share one cached value table; each distance within one turn's reach gets its own.
+The race situation enters through the utility of a recorded turn. Far from the line (and in
+Time Trials) it is the miles, with BIG X (behind the wall) costing ``OUT_COST`` miles: one
+cached table serves every such turn. In Oval and Cup races, once the line is within one turn's
+reach, or a rival may finish before this driver's next turn, it is an estimated chance of
+winning: 1 for reaching the line, 0 behind the wall, otherwise a race-to-the-line model built
+from the exact one-turn finish chances (`finish_chance`, shipped in ``finish_chance.json``)
+of this driver and the rivals still racing. Those tables are cached per (distance, threat).
 
 Must not: draw chance, read anything but the seat's view, or know rules beyond the face tables.
 """
@@ -43,9 +46,13 @@ OUT_COST = 250
 GROOVE_EXTRA = 60
 """Value of the extra turn In the Groove (about one turn's expected miles)."""
 FAR = 0
+"""``Context.distance`` for a turn that cannot reach the line."""
 RISK = 0
+"""Risk attitude far from the line (1/10000 per mile; 0 = plain expected miles)."""
 FAR_LIMIT = 330
+"""Furthest distance from the line at which a rival's threat switches to the win estimate."""
 WIN_MODE = 1
+"""1: use the win estimate near the line (Oval, Cup); 0: miles plus ``FIN_BONUS`` there too."""
 
 
 class Context(msgspec.Struct, frozen=True):
