@@ -203,7 +203,8 @@ def test_describe_gives_a_sentence_for_every_kind_of_event():
             for step in t.history:
                 for event in step.events:
                     text = GAME.describe(event, t.names)
-                    assert isinstance(text, str) and text[-1] in ".!", (event, text)
+                    assert isinstance(text, str), event
+                    assert text[-1] in ".!", (event, text)
                     seen[type(event).__name__] = text
     from core.go500.model import InTheGroove
 
