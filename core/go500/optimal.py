@@ -303,7 +303,9 @@ HAZARD = 0.05
 """Rough chance per turn of going behind the wall (the win estimate)."""
 ROUNDS = 12
 BUCKET = 25
-"""Opponents' distances are rounded up to this many miles, so win tables are shared."""
+"""Distances beyond one turn's reach are rounded up to this many miles (shared tables)."""
+THREAT_STEPS = 3
+"""Rivals' threat is rounded to thirds, so win tables and value tables are shared."""
 
 
 def _finish_chance_data() -> dict[tuple[int, int], tuple[float, ...]]:
@@ -373,12 +375,13 @@ def win_table(
 ) -> tuple[int, ...]:
     """Estimated chance (thousandths) of winning after a turn ending ``d`` miles from the line.
 
-    Index ``d // 5`` for d = 0 … ``distance`` + 200. ``threat`` = the chance (tenths) that some
+    Index ``d // 5`` for d = 0 … ``distance`` + 200. ``threat`` = the chance (in steps of
+    1/``THREAT_STEPS``) that some
     rival finishes in the next round, and in each round after it. Between rounds this driver
     gains ``MU`` miles and survives with chance 1 − ``HAZARD``.
     """
     p1 = finish_chance
-    first, later = threat[0] / 10, threat[1] / 10
+    first, later = threat[0] / THREAT_STEPS, threat[1] / THREAT_STEPS
     out = []
     for index in range((distance + 200) // 5 + 1):
         left = max(5, index * 5)
@@ -397,11 +400,11 @@ def win_table(
 
 
 def _threat(circle_values: tuple[int, int], rivals: Sequence[int], later: int) -> int:
-    """Chance in tenths that one of ``rivals`` (distances) finishes within their next turn."""
+    """Chance in steps of 1/THREAT_STEPS that one of ``rivals`` finishes in their next turn."""
     nobody = 1.0
     for rival in rivals:
         nobody *= 1 - finish_chance(circle_values, rival - later)
-    return round(10 * (1 - nobody))
+    return round(THREAT_STEPS * (1 - nobody))
 
 
 def context_for(view: Go500State, seat: int) -> Context:
@@ -425,10 +428,10 @@ def context_for(view: Go500State, seat: int) -> Context:
             _threat(cfg.circle_values, rivals, 0),
             _threat(cfg.circle_values, rivals, MU),
         )
-        if to_go <= tab.max_turn or (threat[0] >= 1 and to_go <= FAR_LIMIT):
+        if to_go <= tab.max_turn or (threat[0] > 0 and to_go <= FAR_LIMIT):
             distance = max(to_go, 5)
             if distance > tab.max_turn:
-                distance = -(-distance // 10) * 10
+                distance = -(-distance // BUCKET) * BUCKET
             win = win_table(cfg.circle_values, distance, threat)
             return Context(**base, distance=distance, win=win)  # type: ignore[arg-type]
     if to_go > tab.max_turn:
