@@ -546,8 +546,11 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.resize(width, height)
 
     def eof_received(self) -> bool:
-        self._end_app()
-        return False
+        # `ssh HOST replays </dev/null` sends EOF at once: keep the channel half-open so the
+        # output still goes out (returning False would close it under the command).
+        if self.command is None:
+            self._end_app()
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended = True

@@ -295,3 +295,19 @@ async def test_one_structured_log_line_per_connect_auth_failure_and_disconnect(s
     fp = KEY_A.get_fingerprint("sha256")
     assert any(m.startswith("event=disconnect ") and fp in m for m in lines)
     assert all("\n" not in m and "\x1b" not in m for m in lines)
+
+
+async def test_neutral_version_no_weak_ciphers_and_colours_from_each_terminal(start):
+    server = await start()
+    with pytest.raises((asyncssh.Error, OSError)):
+        await connect(server.port, KEY_A, encryption_algs=["chacha20-poly1305@openssh.com"])
+    conn_a, plain16 = await join(server, KEY_A, "Ann", term_type="xterm")
+    assert conn_a.get_extra_info("server_version") == "SSH-2.0-Server"
+    await plain16.wait_for("HELLO Ann")
+    conn_b, rich256 = await join(server, KEY_B, "Bob", term_type="xterm-256color")
+    await rich256.wait_for("HELLO Bob")
+    systems = {s.conn.identity_id: s.app.console.color_system for s in server.sessions}
+    assert systems[KEY_A.get_fingerprint("sha256")] == "standard"
+    assert systems[KEY_B.get_fingerprint("sha256")] == "256"
+    conn_a.close()
+    conn_b.close()
