@@ -311,3 +311,82 @@ async def test_neutral_version_no_weak_ciphers_and_colours_from_each_terminal(st
     assert systems[KEY_B.get_fingerprint("sha256")] == "256"
     conn_a.close()
     conn_b.close()
+
+
+async def test_identity_is_the_key_that_signed_not_the_key_probed(start, monkeypatch):
+    from asyncssh import auth
+
+    server = await start()
+    signer = asyncssh.load_keypairs([KEY_B])[0]
+    original = auth._ClientPublicKeyAuth._send_signed_request
+
+    async def swap_then_sign(self):
+        self._keypair = signer  # probe with key A, then sign with key B
+        await original(self)
+
+    monkeypatch.setattr(auth._ClientPublicKeyAuth, "_send_signed_request", swap_then_sign)
+    conn, term = await join(server, KEY_A, "Bea")
+    await term.wait_for("HELLO Bea")
+    monkeypatch.undo()
+    (session,) = server.sessions
+    assert session.conn.identity_id == KEY_B.get_fingerprint("sha256")
+    assert server.players.nickname(KEY_B.get_fingerprint("sha256")) == "Bea"
+    assert server.players.nickname(KEY_A.get_fingerprint("sha256")) is None
+    conn.close()
+
+
+class FreezableProxy:
+    """A loopback TCP proxy that can stop forwarding (a peer that hangs without closing)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.frozen = asyncio.Event()
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def _pipe(self, reader, writer) -> None:
+        try:
+            while not self.frozen.is_set():
+                data = await reader.read(65536)
+                if not data or self.frozen.is_set():
+                    break
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        if not self.frozen.is_set():
+            writer.close()
+
+    async def _serve(self, client_r, client_w) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target_port)
+        await asyncio.gather(self._pipe(client_r, server_w), self._pipe(server_r, client_w))
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_a_hung_peer_is_dropped_by_keepalive_and_keeps_its_seat(start):
+    server = await start(keepalive_interval=0.2, keepalive_count=2)
+    proxy = FreezableProxy(server.port)
+    port = await proxy.start()
+    try:
+        conn = await connect(port, KEY_A)
+        term = await Term.open(conn)
+        await term.wait_for("Choose a nickname")
+        term.send("Ann\r")
+        await term.wait_for("HELLO Ann")
+        term.send("c")
+        await term.wait_for("TABLE state=")
+        (table_id,) = list(server.hub._rooms)
+        proxy.frozen.set()  # the client's network goes silent; nothing is closed
+        await asyncio.wait_for(_until(lambda: not server.sessions), T)
+        assert server.hub.info(table_id).seats[0].away
+        conn.abort()
+    finally:
+        proxy.close()
