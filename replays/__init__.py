@@ -4,8 +4,9 @@ Imports only `core`. Every decoder refuses bad input with `ReplayError` (one sen
 
 The modules: `format` (bytes and framing), `log` (`LogWriter` for a live table), `reader`
 (`open_replay`, `Replay`, seeking), `verify` (re-simulation and the seed commitment), `recover`
-(`restore_table` after a crash), `store` (the replays folder), `export` (JSON and transcript)
-and `cli_commands` (``speedway replay``).
+(`restore_table` after a crash), `store` (the replays folder), `export` (JSON and transcript),
+`cli_commands` (``speedway replay``), `errors` (`ReplayError`, `LogBroken`) and `paths` (the
+data folder).
 """
 
 from replays.errors import LogBroken, ReplayError

@@ -10,13 +10,12 @@ Must not: guess around damage, or accept a log whose events differ from the re-s
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from core.game import Game, Table
 from replays.errors import ReplayError
 from replays.format import commitment
-from replays.log import LogWriter, fsync_dir
+from replays.log import LogWriter, fsync_dir, full_fsync
 from replays.reader import read_file_bytes, read_replay
 from replays.verify import resimulate
 
@@ -28,7 +27,7 @@ def _keep_torn_tail(path: Path, tail: bytes) -> None:
     with open(sidecar, "wb") as handle:
         handle.write(tail)
         handle.flush()
-        os.fsync(handle.fileno())
+        full_fsync(handle.fileno())
 
 
 def restore_table(

@@ -24,7 +24,7 @@ import msgspec
 from core.game import Game, Table
 from replays.errors import ReplayError
 from replays.format import KIND_STEP
-from replays.log import encode_start, fsync_dir, utc_stamp
+from replays.log import encode_start, fsync_dir, full_fsync, utc_stamp
 from replays.reader import peek, read_file_bytes, read_replay
 from replays.verify import verify as verify_replay
 
@@ -81,7 +81,7 @@ def _write_atomically(folder: Path, name: str, data: bytes) -> Path:
         with open(partial, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            full_fsync(handle.fileno())
         os.replace(partial, final)
     except OSError:
         partial.unlink(missing_ok=True)

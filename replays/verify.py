@@ -148,6 +148,8 @@ def resimulate(
                 "The result recorded in the replay is not the game's result.", steps, events, None
             )
     what = "the seed matches its commitment" if end is not None else "with the given seed"
+    if branched:
+        what += " (step 0, the game it branched from, taken as given)"
     report = VerifyReport(
         ok=True,
         message=f"Verified {steps} steps and {events} events; {what}.",

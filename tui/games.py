@@ -25,6 +25,10 @@ def table_screen_for(game_id: str | None) -> type:
         from tui.screens.go500 import Go500TableScreen
 
         return Go500TableScreen
+    if game_id == "champions":
+        from tui.screens.champions import ChampionsTableScreen
+
+        return ChampionsTableScreen
     return GenericTableScreen
 
 
@@ -41,6 +45,10 @@ def board_for(game_id: str) -> type:
         from tui.widgets.go500 import Go500Board
 
         return Go500Board
+    if game_id == "champions":
+        from tui.widgets.champions import ChampionsBoard
+
+        return ChampionsBoard
     from tui.widgets.board import GenericBoard
 
     return GenericBoard

@@ -24,6 +24,7 @@ __all__ = [
     "has_effect",
     "mod_with",
     "pass_line",
+    "pile_label",
     "repair_bonus",
     "speed",
 ]
@@ -138,3 +139,19 @@ def has_effect(state: State, seat: int, effect: str) -> bool:
     """Whether ``seat``'s vehicle (its pair) or one of its Mods has ``effect``."""
     vehicle = state.vehicles[seat]
     return card(vehicle.marker).effect == effect or mod_with(vehicle, effect) is not None
+
+
+def pile_label(state: State) -> str:
+    """The draw pile's height as §7 lets players see it: rounded down to a multiple of 5
+    ("about 20", "fewer than 5"), or exact with ``exact_pile_counts``.
+
+    >>> from core.cthulhu500.model import Config
+    >>> pile_label(State(config=Config(), n=2, vehicles=(), draw_size=23))
+    'about 20'
+    """
+    size = state.draw_size
+    if state.config.exact_pile_counts:
+        return f"{size}"
+    if size < 5:
+        return "fewer than 5"
+    return f"about {size - size % 5}"

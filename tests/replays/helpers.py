@@ -13,6 +13,7 @@ from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
 
 CORPUS = Path(__file__).parent / "corpus"
+GOLDEN = Path(__file__).parent / "golden" / "dash-seed1.replay"
 SALT = bytes(range(SALT_SIZE))
 
 
@@ -92,3 +93,16 @@ def encode_log(
         seed = end_seed if end_seed is not None else table.seed
         parts.append(enc.end(history[-1].state_id, res, seed))
     return b"".join(parts)
+
+
+def golden_bytes() -> bytes:
+    """The byte-exact file of one fixed game (fixed salt and time): the format's golden copy."""
+    table = finished_dash(1, n=3, goal=20, bot="roll")
+    from replays.log import encode_start
+
+    encoder, _header, _snaps, start = encode_start(
+        table, salt=SALT, snapshot_every=4, created="2026-01-02T03:04:05Z"
+    )
+    result = table.result()
+    assert result is not None
+    return start + encoder.end(table.state_id, result, table.seed)

@@ -15,10 +15,12 @@ from core.game import Seat, Table
 from replays.log import LogWriter
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
-from tests.replays.helpers import CORPUS, dash_table, play_logged, seats
+from tests.replays.helpers import CORPUS, GOLDEN, dash_table, golden_bytes, play_logged, seats
 
 
 def main() -> None:
+    GOLDEN.parent.mkdir(exist_ok=True)
+    GOLDEN.write_bytes(golden_bytes())
     CORPUS.mkdir(exist_ok=True)
     for old in CORPUS.iterdir():
         old.unlink()

@@ -30,7 +30,14 @@ from replays.format import (
 from replays.reader import read_replay
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Dealt, Roll, Rolled, Stop
-from tests.replays.helpers import SALT, encode_log, finished_dash, play_logged
+from tests.replays.helpers import (
+    GOLDEN,
+    SALT,
+    encode_log,
+    finished_dash,
+    golden_bytes,
+    play_logged,
+)
 
 
 def test_header_records_game_rules_rng_config_seats_and_commitment(tmp_path):
@@ -283,3 +290,11 @@ def test_hidden_cards_are_in_the_log_in_full():
     replay = read_replay(encode_log(table, table.history), DASH)
     dealt = [e for e in replay.steps[0].events if isinstance(e, Dealt)]
     assert all(e.card is not None for e in dealt)
+
+
+def test_writer_output_is_byte_exact_to_the_golden_file():
+    """Any change to the bytes we write shows up here as a reviewed diff (and a version bump)."""
+    assert golden_bytes() == GOLDEN.read_bytes()
+    replay = read_replay(GOLDEN.read_bytes(), DASH)
+    assert replay.header.created == "2026-01-02T03:04:05Z"
+    assert sorted(replay.snapshots) == list(range(4, replay.last_step + 1, 4))

@@ -134,6 +134,7 @@ def test_a_branched_log_takes_its_past_as_given(tmp_path):
     assert replay.header.branched_from == {"source": "x", "step": 3}
     report = verify(replay)
     assert report.ok, report.message
+    assert "taken as given" in report.message
     # The same records without the branch mark fail: step 0 is not what seed 77 deals.
     plain = read_replay(encode_log(branched, branched.history), DASH)
     assert not verify(plain).ok

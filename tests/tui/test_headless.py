@@ -76,3 +76,17 @@ def test_miles_series_follows_totals_after_each_turn():
     assert len(series[0]) == len(ids)
     assert [series[0][-1], series[1][-1]] == list(table.state.totals)
     assert ids == sorted(ids)
+
+
+@pytest.mark.parametrize("module", ["tui.fold", "tui.seats", "tui.settings", "tui.chart"])
+def test_headless_tui_helpers_do_not_import_textual(module):
+    import subprocess
+    import sys
+
+    code = (
+        f"import {module}, sys; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual'); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr[-500:]

@@ -10,6 +10,7 @@ from tui.screens.go500 import Go500TableScreen
 from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
 from tui.screens.newgame import NewGameScreen
+from tui.screens.replay_browser import ReplayBrowser
 from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.table import GenericTableScreen, PassKeyboard
@@ -20,12 +21,7 @@ async def test_home_menu_keys_open_each_screen():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         assert isinstance(app.screen, HomeScreen)
-        for key, kind in (
-            ("r", RulesScreen),
-            ("s", SettingsScreen),
-            ("l", LobbyScreen),
-            ("n", NewGameScreen),
-        ):
+        for key, kind in (("r", RulesScreen), ("o", ReplayBrowser)):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, kind), key
@@ -75,7 +71,8 @@ async def test_rules_pages_exist_for_every_game():
         app.show_rules("go500")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen)
-        text = " ".join(str(m.source) for m in app.screen.query("Markdown"))
+        assert len(app.screen.query(".rules-page")) == 3
+        text = " ".join(app.screen.pages.values())
         for words in ("Go 500", "Cthulhu 500", "NASCAR Champions", "Big One", "ruling"):
             assert words.lower() in text.lower(), words
 

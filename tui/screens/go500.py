@@ -63,7 +63,7 @@ def mode_words(config: Any) -> str:
 class CupStandings(ModalScreen[None]):
     """The Cup Series table between races (and at the end of the season)."""
 
-    BINDINGS: ClassVar = [Binding("enter,escape", "close", "Continue")]
+    BINDINGS: ClassVar = [Binding("enter,escape,space", "close", "Continue", priority=True)]
 
     def __init__(self, names: list[str], event: Any, final: bool) -> None:
         super().__init__()
@@ -80,6 +80,7 @@ class CupStandings(ModalScreen[None]):
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
+        grid.can_focus = False
         grid.add_columns("Place", "Driver", "This race", "Bonus", "Season")
         for place, seat in enumerate(self.event.standings, start=1):
             grid.add_row(
@@ -132,6 +133,9 @@ class Go500TableScreen(TableScreen):
     def title_text(self) -> str:
         assert self.fold is not None
         return f"Go 500 — {mode_words(self.fold.config)}"
+
+    def end_hint(self) -> str:
+        return "  c: race chart"
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widget import Widget
@@ -54,7 +55,7 @@ class HomeScreen(SpeedwayScreen):
             )
             with Center():
                 yield OptionList(
-                    *[Option(f"[{key}] {text}", id=ident) for ident, key, text in MENU],
+                    *[Option(Text(f"{key}  {text}"), id=ident) for ident, key, text in MENU],
                     id="home-menu",
                 )
             yield Static(f"Signed in as {self.speedway.identity.nickname}", id="whoami")

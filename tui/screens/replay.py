@@ -86,12 +86,13 @@ class BranchDialog(ModalScreen[list[str] | None]):
                 "with fresh dice. Who sits where?",
                 id="branch-title",
             )
-            first_human = True
+            humans = [i for i, seat in enumerate(self.replay.seats) if seat.bot is None]
+            me = humans[0] if humans else 0
             for i, seat in enumerate(self.replay.seats):
-                if seat.bot is not None and seat.bot in game.bots:
+                if i == me:
+                    value = "me"
+                elif seat.bot is not None and seat.bot in game.bots:
                     value = seat.bot
-                elif first_human:
-                    value, first_human = "me", False
                 else:
                     value = "hot"
                 with Horizontal(classes="branch-row"):

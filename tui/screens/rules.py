@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.markdown import Markdown
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Markdown, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from tui.games import RULES_PAGES, rules_text
 from tui.screens.base import SpeedwayScreen
@@ -31,6 +32,7 @@ class RulesScreen(SpeedwayScreen):
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id if game_id in RULES_PAGES else "go500"
+        self.pages = {g: rules_text(g) for g in RULES_PAGES}
 
     def body(self) -> Iterable[Widget]:
         with TabbedContent(initial=self.game_id, id="rules-tabs"):
@@ -39,7 +41,7 @@ class RulesScreen(SpeedwayScreen):
                     TabPane(TITLES.get(game_id, game_id), id=game_id),
                     VerticalScroll(classes="rules-scroll"),
                 ):
-                    yield Markdown(rules_text(game_id))
+                    yield Static(Markdown(self.pages[game_id]), classes="rules-page")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -307,7 +307,11 @@ class TableScreen(SpeedwayScreen):
             return
         result = fold.result()
         if result is not None:
-            self.status(f"Race over: {result.summary}")
+            places = ", ".join(
+                f"{i + 1}. {fold.names[seat]} ({result.scores[seat]})"
+                for i, seat in enumerate(result.ranking)
+            )
+            self.status(f"Race over — {places}.{self.end_hint()}")
             return
         seat = self.acting_seat()
         if seat is not None:
@@ -317,6 +321,9 @@ class TableScreen(SpeedwayScreen):
             self.status(f"Waiting for {waiting}…")
         else:
             self.status(fold.table.status.capitalize())
+
+    def end_hint(self) -> str:
+        return "  esc: leave"
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

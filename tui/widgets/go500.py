@@ -377,7 +377,8 @@ class DiceTray(Widget):
             miles = turn.miles if turn.miles is not None else 0
             lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
             lines.append(Text(f"({str(turn.end).replace('_', ' ')})", style="dim"))
-        if getattr(getattr(state, "config", None), "mode", "") != "time_trial":
+        mode = getattr(getattr(state, "config", None), "mode", "")
+        if mode != "time_trial" and getattr(state, "phase", "") != "over" and data.result is None:
             need = max(0, getattr(state, "race_length", 500) - total)
             lines.append(Text(f"Need {need} to finish", style="dim"))
         return lines[:4]
