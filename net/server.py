@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import gc
 import io
 import logging
 import os
@@ -861,6 +862,10 @@ async def run_server(
         hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
     )
     bound = await server.start(host, port)
+    # Pitfall 14: everything loaded so far lives as long as the server; keep it out of the
+    # full collections that would otherwise walk it on every generation-2 pass.
+    gc.collect()
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
