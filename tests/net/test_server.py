@@ -14,7 +14,7 @@ import pytest
 from net.local_hub import LocalHub
 from net.server import Limits, SpeedwayServer, load_or_create_host_key
 from tests.fakegame import GAME as DASH
-from tests.net.mini_app import make_app
+from tests.net.mini_app import MiniApp, make_app
 from tests.net.sshclient import T, Term, connect
 
 KEY_A = asyncssh.generate_private_key("ssh-ed25519")
@@ -390,3 +390,30 @@ async def test_a_hung_peer_is_dropped_by_keepalive_and_keeps_its_seat(start):
         conn.abort()
     finally:
         proxy.close()
+
+
+async def test_app_start_ups_are_limited(start):
+    server = await start(max_app_starts=1)
+    gate = asyncio.Event()
+    built: list[str] = []
+
+    class SlowStart(MiniApp):
+        async def on_load(self) -> None:
+            await gate.wait()  # the first frame waits for the gate
+
+    def factory(**kw):
+        built.append(kw["identity"].nickname)
+        return SlowStart(kw["hub"], kw["identity"], driver_class=kw["driver_class"])
+
+    server.app_factory = factory
+    conn_a, term_a = await join(server, KEY_A, "Ann")
+    await asyncio.wait_for(_until(lambda: built == ["Ann"]), T)
+    conn_b, term_b = await join(server, KEY_B, "Bob")
+    await asyncio.sleep(0.3)
+    assert built == ["Ann"]  # Bob's app is not even built while Ann's is starting
+    gate.set()
+    await term_a.wait_for("HELLO Ann")
+    await term_b.wait_for("HELLO Bob")
+    assert built == ["Ann", "Bob"]
+    conn_a.close()
+    conn_b.close()
