@@ -584,10 +584,10 @@ class LocalHub:
         room = self._rooms.get(table_id)
         if room is None or room.status != "finished":
             return
-        for w in list(room.watchers):
-            w.put(_CLOSE)
-            w.closed = True
-        room.watchers.clear()
+        if room.watchers:  # someone is still looking at the result: ask again later
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, table_id)
+            return
         self._rooms.pop(table_id, None)
         if room.invite_code is not None:
             self._codes.pop(room.invite_code, None)

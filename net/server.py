@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import gc
 import io
 import logging
 import os
@@ -546,8 +547,11 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.resize(width, height)
 
     def eof_received(self) -> bool:
-        self._end_app()
-        return False
+        # `ssh HOST replays </dev/null` sends EOF at once: keep the channel half-open so the
+        # output still goes out (returning False would close it under the command).
+        if self.command is None:
+            self._end_app()
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.ended = True
@@ -858,6 +862,10 @@ async def run_server(
         hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
     )
     bound = await server.start(host, port)
+    # Pitfall 14: everything loaded so far lives as long as the server; keep it out of the
+    # full collections that would otherwise walk it on every generation-2 pass.
+    gc.collect()
+    gc.freeze()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

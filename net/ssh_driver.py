@@ -33,8 +33,8 @@ __all__ = ["ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
 
 # Pitfall 2: Textual wraps each app's life in redirect_stdout/stderr, which replace the
 # *process-wide* sys.stdout; with overlapping sessions it ends up pointing at a dead app.
-textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[assignment]
-textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[assignment]
+textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
+textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
 
 MAX_COLS = 240
 MAX_ROWS = 80

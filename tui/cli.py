@@ -12,6 +12,7 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -168,16 +169,16 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
     )
 
 
-def ssh_app_factory(*, hub: object, identity: object, driver_class: object, data_dir: object):  # type: ignore[no-untyped-def]
+def ssh_app_factory(*, hub: Any, identity: Any, driver_class: Any, data_dir: Path | None) -> Any:
     """One app per SSH session, injected into net.server (net never imports tui)."""
     from tui.app import OpenLobby, SpeedwayApp
 
     return SpeedwayApp(
-        hub,  # type: ignore[arg-type]
-        identity,  # type: ignore[arg-type]
-        data_dir=data_dir,  # type: ignore[arg-type]
+        hub,
+        identity,
+        data_dir=data_dir,
         start=OpenLobby(),
-        driver_class=driver_class,  # type: ignore[arg-type]
+        driver_class=driver_class,
         network=True,
     )
 

@@ -228,3 +228,72 @@ async def test_openssh_client_under_tmux_reads_the_lobby(servers, tmp_path):
         await asyncio.to_thread(
             subprocess.run, ["tmux", "-S", socket, "kill-server"], timeout=10, check=False
         )
+
+
+def _need_openssh() -> None:
+    missing = [tool for tool in ("ssh", "sftp", "scp", "ssh-keygen") if shutil.which(tool) is None]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must install {', '.join(missing)} (see .ci/run)")
+        pytest.skip(f"{', '.join(missing)} not installed")
+
+
+def _openssh_policy(port: int, tmp: Path) -> dict[str, subprocess.CompletedProcess]:
+    key = tmp / "id_policy"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True, timeout=30
+    )
+    opts = [
+        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-i", str(key),
+    ]  # fmt: skip
+    runs = {
+        # stdin at EOF from the start and stdout a file: the output must still arrive
+        "replays": ["ssh", "-p", str(port), *opts, "127.0.0.1", "replays"],
+        "exec": ["ssh", "-p", str(port), *opts, "127.0.0.1", "cat", "/etc/passwd"],
+        "no_pty": ["ssh", "-T", "-p", str(port), *opts, "127.0.0.1"],
+        "sftp": ["sftp", "-P", str(port), *opts, "127.0.0.1"],
+        "scp": ["scp", "-P", str(port), *opts, "/etc/hostname", "127.0.0.1:/tmp/speedway-x"],
+        "scp_legacy": ["scp", "-O", "-P", str(port), *opts, "/etc/hostname", "127.0.0.1:/tmp/x"],
+        "remote_fwd": [
+            "ssh",
+            "-p",
+            str(port),
+            *opts,
+            "-o",
+            "ExitOnForwardFailure=yes",
+            "-R",
+            "0:127.0.0.1:22",
+            "-N",
+            "127.0.0.1",
+        ],
+    }
+    out = {}
+    for name, argv in runs.items():
+        with open(tmp / f"{name}.out", "w+") as f:
+            proc = subprocess.run(
+                argv, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.PIPE, timeout=20
+            )
+            f.seek(0)
+            proc.stdout = f.read()
+        out[name] = proc
+    return out
+
+
+async def test_openssh_client_policy(servers, tmp_path):
+    _need_openssh()
+    server = servers()
+    runs = await asyncio.to_thread(_openssh_policy, server.port, tmp_path)
+    assert runs["replays"].returncode == 0
+    assert runs["replays"].stdout == "No finished games yet.\n"
+    assert runs["exec"].returncode == 2
+    assert runs["exec"].stdout.count("\n") == 1
+    assert "unknown command" in runs["exec"].stdout
+    assert runs["no_pty"].returncode == 1
+    assert "needs a terminal" in runs["no_pty"].stdout
+    for name in ("sftp", "scp", "scp_legacy", "remote_fwd"):
+        assert runs[name].returncode != 0, name
+    assert "event=exec" in server.stderr()
+    # ... and it still serves players.
+    conn, _term = await join(server.port, KEY_A, "Ann")
+    conn.close()

@@ -371,8 +371,16 @@ async def test_finished_tables_leave_the_list_and_abandoned_ones_vanish():
     tid = await h.create_table(
         TableSpec(game="dash", seats=[SeatSpec(kind="human")], seed=1), LOCAL
     )
+    watched = await h.create_table(
+        TableSpec(game="dash", seats=[SeatSpec(kind="human")], seed=1), LOCAL
+    )
+    w = h.watch(watched, LOCAL, 0)
     await h.submit(tid, LOCAL, 0, Stop(), 0)
+    await h.submit(watched, LOCAL, 0, Stop(), 0)
     assert h.info(tid).status == "finished"
+    await asyncio.sleep(0.2)
+    assert [t.id for t in h.tables(LOCAL)] == [watched]  # still looked at: kept
+    await w.close()
     await asyncio.sleep(0.2)
     assert h.tables(LOCAL) == []
     waiting = await h.create_table(

@@ -14,7 +14,7 @@ import pytest
 from net.local_hub import LocalHub
 from net.server import Limits, SpeedwayServer, load_or_create_host_key
 from tests.fakegame import GAME as DASH
-from tests.net.mini_app import make_app
+from tests.net.mini_app import MiniApp, make_app
 from tests.net.sshclient import T, Term, connect
 
 KEY_A = asyncssh.generate_private_key("ssh-ed25519")
@@ -295,3 +295,125 @@ async def test_one_structured_log_line_per_connect_auth_failure_and_disconnect(s
     fp = KEY_A.get_fingerprint("sha256")
     assert any(m.startswith("event=disconnect ") and fp in m for m in lines)
     assert all("\n" not in m and "\x1b" not in m for m in lines)
+
+
+async def test_neutral_version_no_weak_ciphers_and_colours_from_each_terminal(start):
+    server = await start()
+    with pytest.raises((asyncssh.Error, OSError)):
+        await connect(server.port, KEY_A, encryption_algs=["chacha20-poly1305@openssh.com"])
+    conn_a, plain16 = await join(server, KEY_A, "Ann", term_type="xterm")
+    assert conn_a.get_extra_info("server_version") == "SSH-2.0-Server"
+    await plain16.wait_for("HELLO Ann")
+    conn_b, rich256 = await join(server, KEY_B, "Bob", term_type="xterm-256color")
+    await rich256.wait_for("HELLO Bob")
+    systems = {s.conn.identity_id: s.app.console.color_system for s in server.sessions}
+    assert systems[KEY_A.get_fingerprint("sha256")] == "standard"
+    assert systems[KEY_B.get_fingerprint("sha256")] == "256"
+    conn_a.close()
+    conn_b.close()
+
+
+async def test_identity_is_the_key_that_signed_not_the_key_probed(start, monkeypatch):
+    from asyncssh import auth
+
+    server = await start()
+    signer = asyncssh.load_keypairs([KEY_B])[0]
+    original = auth._ClientPublicKeyAuth._send_signed_request
+
+    async def swap_then_sign(self):
+        self._keypair = signer  # probe with key A, then sign with key B
+        await original(self)
+
+    monkeypatch.setattr(auth._ClientPublicKeyAuth, "_send_signed_request", swap_then_sign)
+    conn, term = await join(server, KEY_A, "Bea")
+    await term.wait_for("HELLO Bea")
+    monkeypatch.undo()
+    (session,) = server.sessions
+    assert session.conn.identity_id == KEY_B.get_fingerprint("sha256")
+    assert server.players.nickname(KEY_B.get_fingerprint("sha256")) == "Bea"
+    assert server.players.nickname(KEY_A.get_fingerprint("sha256")) is None
+    conn.close()
+
+
+class FreezableProxy:
+    """A loopback TCP proxy that can stop forwarding (a peer that hangs without closing)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.frozen = asyncio.Event()
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def _pipe(self, reader, writer) -> None:
+        try:
+            while not self.frozen.is_set():
+                data = await reader.read(65536)
+                if not data or self.frozen.is_set():
+                    break
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        if not self.frozen.is_set():
+            writer.close()
+
+    async def _serve(self, client_r, client_w) -> None:
+        server_r, server_w = await asyncio.open_connection("127.0.0.1", self.target_port)
+        await asyncio.gather(self._pipe(client_r, server_w), self._pipe(server_r, client_w))
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+
+async def test_a_hung_peer_is_dropped_by_keepalive_and_keeps_its_seat(start):
+    server = await start(keepalive_interval=0.2, keepalive_count=2)
+    proxy = FreezableProxy(server.port)
+    port = await proxy.start()
+    try:
+        conn = await connect(port, KEY_A)
+        term = await Term.open(conn)
+        await term.wait_for("Choose a nickname")
+        term.send("Ann\r")
+        await term.wait_for("HELLO Ann")
+        term.send("c")
+        await term.wait_for("TABLE state=")
+        (table_id,) = list(server.hub._rooms)
+        proxy.frozen.set()  # the client's network goes silent; nothing is closed
+        await asyncio.wait_for(_until(lambda: not server.sessions), T)
+        assert server.hub.info(table_id).seats[0].away
+        conn.abort()
+    finally:
+        proxy.close()
+
+
+async def test_app_start_ups_are_limited(start):
+    server = await start(max_app_starts=1)
+    gate = asyncio.Event()
+    built: list[str] = []
+
+    class SlowStart(MiniApp):
+        async def on_load(self) -> None:
+            await gate.wait()  # the first frame waits for the gate
+
+    def factory(**kw):
+        built.append(kw["identity"].nickname)
+        return SlowStart(kw["hub"], kw["identity"], driver_class=kw["driver_class"])
+
+    server.app_factory = factory
+    conn_a, term_a = await join(server, KEY_A, "Ann")
+    await asyncio.wait_for(_until(lambda: built == ["Ann"]), T)
+    conn_b, term_b = await join(server, KEY_B, "Bob")
+    await asyncio.sleep(0.3)
+    assert built == ["Ann"]  # Bob's app is not even built while Ann's is starting
+    gate.set()
+    await term_a.wait_for("HELLO Ann")
+    await term_b.wait_for("HELLO Bob")
+    assert built == ["Ann", "Bob"]
+    conn_a.close()
+    conn_b.close()

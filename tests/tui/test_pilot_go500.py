@@ -186,3 +186,29 @@ async def test_other_modes_play_from_the_screen(options, standings):
         assert screen.fold.result() is not None
         assert screen.fold.config.mode == options["mode"]
         assert modals == standings
+
+
+async def test_hot_seat_go500_two_humans_share_the_keyboard():
+    app = go500_app("me,hot:Bea", seed=9, race_length=400)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+        )
+        screen = table_screen(app)
+        acted = set()
+        for _ in range(600):
+            await wait_for(
+                pilot,
+                lambda: screen.fold.result() is not None or screen.acting_seat() is not None,
+            )
+            if screen.fold.result() is not None:
+                break
+            seat = screen.acting_seat()
+            acted.add(seat)
+            state = screen.fold.state
+            stage = stage_of(state, seat)
+            done = stage == "decide" and state.turns[seat].showing >= 60
+            await pilot.press("s" if done else "r")
+        assert screen.fold.result() is not None
+        assert acted == {0, 1}  # both humans played from this keyboard, no cover needed
+        assert screen.perspective == 0

@@ -167,7 +167,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
         elif stage == "decide":
             picked = [d for d in ROW_DICE if d in self.picked]
             self.submit(model.SaveAndRoll(dice=picked))
@@ -178,7 +178,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, _ = self._my_stage()
         if seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         self.submit(model.Stop())
 
@@ -186,7 +186,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None or self.fold is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if stage == "paint":
             self.submit(model.ChoosePaintTarget(driver=n - 1))
@@ -201,7 +201,7 @@ class Go500TableScreen(TableScreen):
     def toggle(self, die: str) -> None:
         seat, stage = self._my_stage()
         if seat is None or self.fold is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if die == "F":
             self.status("The Flag Die is rolled every time; it cannot be saved.", error=True)

@@ -237,7 +237,7 @@ class TableScreen(SpeedwayScreen):
     def submit(self, action: Any) -> None:
         seat = self.acting_seat()
         if self.fold is None or seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if self._busy:
             return
@@ -339,11 +339,28 @@ class TableScreen(SpeedwayScreen):
             self.status(fold.table.status.capitalize())
 
     def end_hint(self) -> str:
-        return "  esc: leave"
+        return ""
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
         return f"{self.fold.names[seat]}, it is your move."
+
+    def not_your_move(self) -> None:
+        """Say why a move key does nothing now."""
+        fold = self.fold
+        if fold is None:
+            self.status("Still connecting to the table…", error=True)
+        elif fold.result() is not None:
+            self.status(f"The race is over.{self.end_hint()}  esc: leave", error=True)
+        elif not self.local_seats():
+            self.status("You are watching this table; you have no seat here.", error=True)
+        elif self._queue:
+            self.status(
+                "Wait for the bots' moves to finish showing (+ speeds them up).", error=True
+            )
+        else:
+            waiting = ", ".join(fold.names[s] for s in fold.pending) or "the table"
+            self.status(f"It is not your move yet; waiting for {waiting}.", error=True)
 
     def status(self, text: str, *, error: bool = False) -> None:
         with contextlib.suppress(Exception):
