@@ -126,7 +126,20 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                                 assert cell_text(screen, *action.end) == f"[{n}]"
                         car = state.cars[head.car]
                         assert str(car.number) in cell_text(screen, car.row, car.lane)
-                        checked_board = True
+                        ends = [a.end for a in screen.legal_now() if a.end is not None]
+                        if ends:
+                            # A click on a [n] space picks that destination.
+                            geo = screen.query_one(OvalTrack).geometry
+                            x, y = geo.cell(*ends[0])
+                            steps = len(screen.fold.history)
+                            await pilot.click("#oval", offset=(x + 1, y))
+                            await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
+                            _, seat, events = screen.fold.history[steps]
+                            move = next(e for e in events if type(e).__name__ == "CarMoved")
+                            assert seat == 0
+                            assert (move.car, tuple(move.end)) == (head.car, tuple(ends[0]))
+                            checked_board = True
+                            continue
                     await pilot.press("1")
                 else:
                     seen.add(tag)
