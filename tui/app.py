@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import msgspec
 from textual.app import App
@@ -182,9 +182,6 @@ class SpeedwayApp(App[None]):
 
         self.push_screen(HomeScreen())
         start = self.start
-        if isinstance(start, StartTable) and start.spec.bot_delay is None:
-            spec = msgspec.structs.replace(start.spec, bot_delay=self.bot_delay)
-            start = msgspec.structs.replace(start, spec=spec)
         if isinstance(start, StartTable):
             self.add_local(start.hot)
             self.run_worker(self.create_and_open(start.spec), exclusive=False)
@@ -197,6 +194,10 @@ class SpeedwayApp(App[None]):
 
     async def create_and_open(self, spec: TableSpec) -> None:
         from core.game import IllegalAction
+
+        if spec.bot_delay is None and not self.network:
+            # Local tables: bots move at once and the screen paces them (speed keys act now).
+            spec = msgspec.structs.replace(spec, bot_delay=0.0)
 
         try:
             table_id = await self.hub.create_table(spec, self.identity)
@@ -233,10 +234,3 @@ class SpeedwayApp(App[None]):
         from tui.screens.rules import RulesScreen
 
         self.push_screen(RulesScreen(game_id))
-
-    def describe(self) -> dict[str, Any]:
-        """A small summary for logs and tests."""
-        return {
-            "identity": self.identity.id,
-            "screens": [type(s).__name__ for s in self.screen_stack],
-        }

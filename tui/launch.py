@@ -98,7 +98,7 @@ def view_replay(path: Path, *, data: Path | None) -> None:
 
     if not path.is_file():
         _fail(f"no replay file at {path}.")
-    from replays import ReplayError, open_replay  # type: ignore[attr-defined]
+    from replays import ReplayError, open_replay
 
     try:
         open_replay(path)

@@ -189,7 +189,6 @@ class NewGameScreen(SpeedwayScreen):
             game=game.id,
             seats=specs,
             options=msgspec.to_builtins(options),
-            bot_delay=app.bot_delay,
             private=bool(self.query("#private") and self.query_one("#private", Checkbox).value),
         )
         app.add_local(hot)

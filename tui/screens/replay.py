@@ -433,7 +433,6 @@ class ReplayScreen(SpeedwayScreen):
             game=game.id,
             seats=specs,
             options=msgspec.to_builtins(replay.config),
-            bot_delay=app.bot_delay,
             branched_from={
                 "source": str(self.path),
                 "step": step,

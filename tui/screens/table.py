@@ -136,6 +136,8 @@ class TableScreen(SpeedwayScreen):
     def _paced(self, update: Update) -> bool:
         if not isinstance(update, StepUpdate) or self.fold is None or update.seat is None:
             return False
+        if self.speedway.network:
+            return False  # the hub paces bots for everyone at a network table
         seat = self.fold.table.seats[update.seat]
         return seat.bot is not None and self.speedway.bot_delay > 0
 

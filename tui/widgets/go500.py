@@ -348,9 +348,8 @@ class DiceTray(Widget):
             line.append("  ")
             line.append_text(text)
         out = Text(caption or " ", style=Style(bold=True))
-        out.append(
-            "   (saved dice sit on the shelf below)" if caption else "", style=Style(dim=True)
-        )
+        if any(not view.empty for view in shelf) or (self._data and self._data.selected):
+            out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
         for line in row_lines + shelf_lines:
             out.append("\n")
             out.append_text(line)
