@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from core.champions.data import COMPONENTS
 from core.champions.model import ChampionsState
 from net.local_hub import LocalHub
 from tests.tui.conftest import ME, make_app
@@ -145,6 +146,23 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                             checked_board = True
                             continue
                     await pilot.press("1")
+                elif tag == "targets" and COMPONENTS.cards[head.card].cars == 2:
+                    # A two-car card: first car, then the second (two presses, one move).
+                    seen.add("two_cars")
+                    steps = len(screen.fold.history)
+                    await pilot.press("1")
+                    assert screen.first_target is not None
+                    assert len(screen.fold.history) == steps, "the first car is not a move"
+                    rows = screen.query_one(ActionList)
+                    labels = [str(rows.get_option_at_index(i).prompt) for i in range(3)]
+                    assert all(", then " in label for label in labels[:2]), labels
+                    first = screen.first_target
+                    await pilot.press("enter")
+                    await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
+                    chosen = screen.fold.history[steps][2][0]
+                    assert type(chosen).__name__ == "CardTargetsChosen"
+                    assert chosen.cars[0] == first
+                    assert len(chosen.cars) == 2
                 else:
                     seen.add(tag)
                     await pilot.press("enter")  # the highlighted (first) choice
@@ -163,7 +181,7 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
         assert state.phase == "over"
         assert len(state.lap_places) == 2
         # (seed 7 also asks for card targets and meets a backwards car: f turns it forward)
-        assert {"choose_car", "roll", "choose_dice", "destination", "targets", "backwards"} <= seen
+        assert {"choose_car", "roll", "choose_dice", "destination", "two_cars", "backwards"} <= seen
         assert shifted, "g should have shifted gears once"
         assert checked_board, "a destination choice should have been checked on the board"
         assert checked_sponsors, "the scoreboard should have shown Sponsor cards"

@@ -24,6 +24,7 @@ from tui.widgets.champions import (
     ChampionsBoard,
     ChampionsDieClicked,
     DieToggle,
+    TargetFirst,
     car_words,
     head_task,
     option_label,
@@ -54,16 +55,19 @@ class ChampionsTableScreen(TableScreen):
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__(table_id=table_id, seat=seat)
         self.picked: set[int] = set()
+        self.first_target: int | None = None
         self._said: tuple[str, bool] | None = None
 
     def make_board(self) -> Board:
         return ChampionsBoard(id="board")
 
     def selection(self) -> frozenset[str]:
-        return frozenset(f"d{d}" for d in self.picked)
+        first = set() if self.first_target is None else {f"t{self.first_target}"}
+        return frozenset({f"d{d}" for d in self.picked} | first)
 
     def on_welcome(self, fold: TableFold) -> None:
         self.picked.clear()
+        self.first_target = None
 
     def on_step(self, update: StepUpdate) -> None:
         if self.fold is None:
@@ -71,6 +75,7 @@ class ChampionsTableScreen(TableScreen):
         for event in self.fold.last_events:
             if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
                 self.picked.clear()
+        self.first_target = None
 
     # (Textual also runs the base screens' on_mount / on_resize: no super() calls here.)
     def on_resize(self, event: Any) -> None:
@@ -115,8 +120,11 @@ class ChampionsTableScreen(TableScreen):
         if tag == "move":
             car = car_words(state, task.car)
             return f"{name}: where does {car} go? Press the number shown on the board."
+        if tag == "targets" and self.first_target is not None:
+            car = car_words(state, self.first_target)
+            return f"{name}: {car} first — now the second car (1-9, Enter or click it)."
         if tag == "targets":
-            return f"{name}: name the car(s) for the card (1-9 or the list, Enter)."
+            return f"{name}: name the car(s) for the card (1-9, Enter or click a car)."
         if tag == "last_car":
             return f"{name}: Back Burner — which last car moves 7? (1-9 or the list)"
         if tag == "neighbour":
@@ -179,13 +187,13 @@ class ChampionsTableScreen(TableScreen):
             else:
                 self.status("There are five dice, 1 to 5.", error=True)
             return
-        legal = self.legal_now()
+        rows = self.query_one(ActionList)
         if phase == "roll":
             self.action_roll()
-        elif 1 <= n <= len(legal):
-            self.submit(legal[n - 1])
+        elif 1 <= n <= rows.option_count:
+            rows.choose(n - 1)  # the list's rows: the legal moves (or a two-step car pick)
         else:
-            self.status(f"There is no choice {n}; pick 1 to {len(legal)}.", error=True)
+            self.status(f"There is no choice {n}; pick 1 to {rows.option_count}.", error=True)
 
     def action_confirm(self) -> None:
         """Enter: the highlighted choice (after three dice are picked, that is Keep)."""
@@ -203,6 +211,9 @@ class ChampionsTableScreen(TableScreen):
         message.prevent_default()  # the base screen would send the toggle row to the hub
         if isinstance(message.action, DieToggle):
             self.toggle(message.action.die)
+        elif isinstance(message.action, TargetFirst):
+            self.first_target = message.action.car
+            self.redraw()
         else:
             self.submit(message.action)
 

@@ -177,6 +177,14 @@ def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
     of the car standing there (None when the click picks nothing)."""
     cars = getattr(data.state, "cars", ())
     here = [c.colour for c in cars if c.row is not None and (c.row, c.lane) == space]
+    if here and target_rows(data) is not None:
+        first = first_target(data)
+        if first is None:
+            return TargetFirst(here[0])
+        for action in data.legal:
+            if _tag(action) == "choose_card_targets" and tuple(action.cars) == (first, here[0]):
+                return action
+        return None
     for action in data.legal:
         tag = _tag(action)
         if tag == "choose_destination" and action.end is not None and tuple(action.end) == space:
@@ -306,6 +314,42 @@ def _styled_chars(text: Text) -> list[tuple[str, Style | None]]:
         for i in range(span.start, min(span.end, len(styles))):
             styles[i] = styles[i] + extra
     return list(zip(text.plain, styles, strict=True))
+
+
+@dataclass(frozen=True)
+class TargetFirst:
+    """A row that picks the first car of a two-car card (None: pick it again); UI only."""
+
+    car: int | None
+
+
+def first_target(data: BoardData) -> int | None:
+    for item in data.selected:
+        if item.startswith("t") and item[1:].isdigit():
+            return int(item[1:])
+    return None
+
+
+def target_rows(data: BoardData) -> list[tuple[str, Any]] | None:
+    """A two-car card is named in two steps: the first car, then the second (None: not one)."""
+    pairs = [a for a in data.legal if _tag(a) == "choose_card_targets" and len(a.cars) == 2]
+    if not pairs:
+        return None
+    state = data.state
+    first = first_target(data)
+    if first is None or not any(a.cars[0] == first for a in pairs):
+        firsts: list[int] = []
+        for action in pairs:
+            if action.cars[0] not in firsts:
+                firsts.append(action.cars[0])
+        return [(f"{car_words(state, c)} first", TargetFirst(c)) for c in firsts]
+    rows: list[tuple[str, Any]] = [
+        (f"{car_words(state, first)}, then {car_words(state, a.cars[1])}", a)
+        for a in pairs
+        if a.cars[0] == first
+    ]
+    rows.append(("Back: pick another first car", TargetFirst(None)))
+    return rows
 
 
 @dataclass(frozen=True)
@@ -714,7 +758,8 @@ class ChampionsBoard(Board):
             actions.border_title = f"Cars for {card.name}"
         else:
             actions.border_title = "Your choice: 1-9 or Enter"
-        self._set_rows(actions, [(option_label(data, a, short=True), a) for a in data.legal])
+        rows = target_rows(data) or [(option_label(data, a, short=True), a) for a in data.legal]
+        self._set_rows(actions, rows)
         if data.live:
             actions.focus()
 
