@@ -15,7 +15,9 @@ import bench
 
 
 def main() -> int:
-    names = sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_"))
+    names = sorted(
+        m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_")
+    )
     only = set(sys.argv[1:])
     for name in names:
         if only and name not in only:

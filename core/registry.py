@@ -18,8 +18,8 @@ __all__ = ["UnknownGame", "all_games", "game_ids", "get"]
 # id -> module holding GAME. One line per game; keep them apart so branches merge cleanly.
 _PACKAGES: dict[str, str] = {
     "go500": "core.go500",
-    # (Cthulhu 500 registers on the next line when its engine lands.)
-    # (NASCAR Champions registers on the next line when its engine lands.)
+    "cthulhu500": "core.cthulhu500",
+    "champions": "core.champions",
 }
 
 _loaded: dict[str, Game] = {}

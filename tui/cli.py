@@ -12,6 +12,7 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -159,7 +160,26 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
     from net.server import serve as run_server
 
     run_server(
-        host=host, port=port, data=data, max_sessions=max_sessions, allow_guests=allow_guests
+        host=host,
+        port=port,
+        data=data,
+        max_sessions=max_sessions,
+        allow_guests=allow_guests,
+        app_factory=ssh_app_factory,
+    )
+
+
+def ssh_app_factory(*, hub: Any, identity: Any, driver_class: Any, data_dir: Path | None) -> Any:
+    """One app per SSH session, injected into net.server (net never imports tui)."""
+    from tui.app import OpenLobby, SpeedwayApp
+
+    return SpeedwayApp(
+        hub,
+        identity,
+        data_dir=data_dir,
+        start=OpenLobby(),
+        driver_class=driver_class,
+        network=True,
     )
 
 

@@ -1,0 +1,75 @@
+"""NASCAR Champions figures: bot strength (promoter vs random) and engine speed.
+
+`make bench` prints one JSON line per figure. The win rate is measured over 1,000 seeded
+two-player games (promoter and random alternate seats) and over 1,000 three-player games (one
+promoter against two random bots, rotating seats); lookahead against promoter over 200 games. Speed: whole five-seat bot games per second
+(5 cars, every seat a bot) and events per second.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from core import registry
+from core.game import Seat, Table
+
+GAMES = 1000
+
+
+def _win_rate(players: int, games: int, bot: str = "promoter", rival: str = "random") -> float:
+    game = registry.get("champions")
+    wins = 0
+    for seed in range(games):
+        me = seed % players
+        seats = [Seat(name=f"s{i}", bot=bot if i == me else rival) for i in range(players)]
+        table = Table(game, game.default_config(), seats, seed)
+        table.run_bots()
+        result = table.result()
+        assert result is not None
+        wins += result.ranking[0] == me
+    return 100.0 * wins / games
+
+
+def _speed(bot: str, games: int) -> tuple[float, float]:
+    game = registry.get("champions")
+    events = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        seats = [Seat(name=f"s{i}", bot=bot) for i in range(5)]
+        table = Table(game, game.default_config(), seats, 10_000 + seed)
+        table.run_bots()
+        events += sum(len(step.events) for step in table.history)
+    elapsed = time.perf_counter() - start
+    return games / elapsed, events / elapsed
+
+
+def run() -> Iterator[dict[str, Any]]:
+    yield {
+        "name": "champions_promoter_beats_random_2p",
+        "value": round(_win_rate(2, GAMES), 1),
+        "unit": "% of 1000 games",
+    }
+    yield {
+        "name": "champions_promoter_beats_two_random_3p",
+        "value": round(_win_rate(3, GAMES), 1),
+        "unit": "% of 1000 games",
+    }
+    yield {
+        "name": "champions_lookahead_beats_promoter_2p",
+        "value": round(_win_rate(2, 200, "lookahead", "promoter"), 1),
+        "unit": "% of 200 games",
+    }
+    for bot in ("random", "promoter"):
+        per_game, per_event = _speed(bot, 200)
+        yield {
+            "name": f"champions_games_per_second_5_{bot}",
+            "value": round(per_game, 1),
+            "unit": "games/s",
+        }
+        yield {
+            "name": f"champions_events_per_second_5_{bot}",
+            "value": round(per_event),
+            "unit": "events/s",
+        }

@@ -1,0 +1,478 @@
+"""NASCAR Champions rules: setup, who is asked, what they may do, and resolving an action.
+
+Owns the spec's §2–§4 as transitions: the setup draws in N-CHANCE order, the turn (roll, Shift
+Gears, choose three dice, resolve in die order), the task queue (dice, card draws, card targets,
+moves, turning cars, crash neighbours), the red-line Sponsor hand-out, finishing places, the lap
+end, scoring, lap 2 and the game end. A decision with one legal answer is taken automatically
+(N-DECISIONS); ``roll`` is always asked.
+
+Must not: fold events (``fold``), hide information (``views``), or draw chance anywhere but
+``roll``, ``shift_gears``, setup/lap-2 shuffles and an N-DECK-EMPTY reshuffle.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+from typing import Any
+
+from core.champions.data import COMPONENTS, Money
+from core.champions.fold import crash_neighbours, evolve
+from core.champions.model import (
+    Action,
+    CarBlocked,
+    CardDrawn,
+    CardResolved,
+    CardTargetsChosen,
+    CarFinished,
+    CarLeftBackwards,
+    CarMoved,
+    CarOwned,
+    CarsSelected,
+    CarTurnedBackwards,
+    CarTurnedForward,
+    ChampionsConfig,
+    ChampionsState,
+    ChooseCar,
+    ChooseCrashNeighbour,
+    ChooseDestination,
+    ChooseDice,
+    ChooseLastCar,
+    ChooseTargets,
+    DeckShuffled,
+    DiceChosen,
+    DiceRolled,
+    DieResolved,
+    DieTask,
+    DrawTask,
+    EndCardTask,
+    Event,
+    GameEnded,
+    GearsShifted,
+    GridPlaced,
+    LapEnded,
+    LapStarted,
+    LastCarChosen,
+    LastCarTask,
+    LeaveBackwards,
+    MoneyAwarded,
+    MoveTask,
+    NeighbourTask,
+    RedLineCrossed,
+    Roll,
+    ShiftGears,
+    SponsorDealt,
+    SponsorsRevealed,
+    TargetTask,
+    Task,
+    TurnBackTask,
+    TurnForward,
+    TurnStarted,
+)
+from core.champions.track import can_step, canonical_path, move_ends
+from core.game import BreaksRule, ConfigError, GameOver, NotYourTurn
+from core.rng import Chance, shuffled
+
+__all__ = [
+    "check_config",
+    "last_cars",
+    "legal",
+    "money_table",
+    "new_state",
+    "pending",
+    "ranking",
+    "setup",
+    "step",
+]
+
+TRACK = COMPONENTS.track
+N_CARS = len(COMPONENTS.colour_names)
+N_DICE = len(COMPONENTS.dice.dice)
+N_FACES = len(COMPONENTS.dice.faces)
+KEEP = 3
+ASKING = ("choose_car", "roll", "choose_dice", "resolve")
+
+
+# --------------------------------------------------------------------------- config & setup
+
+
+def money_table(config: ChampionsConfig) -> Money:
+    return config.money if config.money is not None else COMPONENTS.money
+
+
+def check_config(config: ChampionsConfig, n_seats: int) -> None:
+    """Refuse options the rules cannot play, with one sentence."""
+    black, blue = COMPONENTS.numbers_for(0), COMPONENTS.numbers_for(1)
+    if config.black_car not in black:
+        raise ConfigError(f"The black car must be one of {', '.join(map(str, black))}.")
+    if config.blue_car not in blue:
+        raise ConfigError(f"The blue car must be one of {', '.join(map(str, blue))}.")
+    if config.shift_gears_per_lap < 0:
+        raise ConfigError("Shift Gears uses per lap cannot be negative.")
+    if not 1 <= n_seats <= N_CARS:
+        raise ConfigError(f"NASCAR Champions seats 1 to {N_CARS} players, not {n_seats}.")
+    if config.money is not None:
+        from core.champions.data import DataError, validate_money
+
+        try:
+            validate_money(config.money)
+        except DataError as err:
+            raise ConfigError(str(err)) from None
+
+
+def new_state(config: ChampionsConfig, n_seats: int) -> ChampionsState:
+    return ChampionsState(config=config, n_seats=n_seats)
+
+
+class _Run:
+    """The events of one step and the state they fold to so far."""
+
+    __slots__ = ("events", "rng", "state")
+
+    def __init__(self, state: ChampionsState, rng: Chance) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+
+
+def setup(config: ChampionsConfig, n_seats: int, rng: Chance) -> list[Event]:
+    """N-FIVE-CARS, N-CAR-CHOICE, N-CHANCE's setup draws, N-GRID, N-FIRST-PLAYER."""
+    numbers = [0] * N_CARS
+    for colour in range(N_CARS):
+        options = COMPONENTS.numbers_for(colour)
+        numbers[colour] = (
+            config.black_car if colour == 0 else config.blue_car if colour == 1 else options[0]
+        )
+    run = _Run(new_state(config, n_seats), rng)
+    run.emit(CarsSelected(numbers=tuple(numbers)))
+    if config.car_assignment == "random":
+        drivers = shuffled(rng, list(range(N_CARS)))
+        run.emit(*(CarOwned(seat=s, car=drivers[s]) for s in range(n_seats)))
+        _start_lap(run, 1)
+    _advance(run)
+    return run.events
+
+
+def _deal_sponsor(run: _Run, seat: int, reason: Any) -> None:
+    state = run.state
+    if state.sponsor_count <= 0 or state.sponsor_deck is None:
+        return  # an empty Sponsor deck gives nothing
+    run.emit(SponsorDealt(seat=seat, colour=state.sponsor_deck[0], reason=reason))
+
+
+def _start_lap(run: _Run, lap: int) -> None:
+    """Shuffle Sponsor then Checkered Flag, bonus Sponsors, the grid, the first player."""
+    config, n = run.state.config, run.state.n_seats
+    sponsor = shuffled(run.rng, sorted(COMPONENTS.sponsor_colours))
+    run.emit(DeckShuffled(deck="sponsor", size=len(sponsor), order=tuple(sponsor)))
+    flag = shuffled(run.rng, [c.id for c in COMPONENTS.cards])
+    run.emit(DeckShuffled(deck="flag", size=len(flag), order=tuple(flag)))
+    if config.two_player_sponsor and n <= 2 and (lap == 1 or config.bonus_sponsor_again_lap2):
+        for seat in range(n):
+            _deal_sponsor(run, seat, "bonus")
+    if lap == 1:
+        order = tuple(shuffled(run.rng, list(range(N_CARS))))
+    else:
+        order = tuple(reversed(run.state.lap_places[-1]))
+    run.emit(GridPlaced(lap=lap, order=order))
+    first = next(s for c in order if (s := run.state.owner(c)) is not None)
+    run.emit(TurnStarted(seat=first, lap=lap))
+
+
+# --------------------------------------------------------------------------- who and what
+
+
+def pending(state: ChampionsState) -> tuple[int, ...]:
+    return (state.active,) if state.phase in ASKING else ()
+
+
+def last_cars(state: ChampionsState) -> list[int]:
+    """N-LAST-CAR: the cars on the track in the lowest row (backwards or blocked ones too)."""
+    on = [c for c in state.cars if c.on_track and c.row is not None]
+    if not on:
+        return []
+    low = min(c.row for c in on if c.row is not None)
+    return [c.colour for c in on if c.row == low]
+
+
+def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
+    car = state.cars[colour]
+    assert car.space is not None
+    return move_ends(
+        TRACK,
+        car.space,
+        steps,
+        state.occupied(but=colour),
+        partial_moves=state.config.partial_moves,
+        dead_end_steering=state.config.dead_end_steering,
+    )
+
+
+def _options(state: ChampionsState, task: Task) -> list[Action] | None:
+    """The answers a task asks of the active player, or None when it needs no decision."""
+    if isinstance(task, MoveTask):
+        car = state.cars[task.car]
+        if not car.on_track:
+            return None
+        if car.backwards:
+            if state.config.turn_forward_optional:
+                return [TurnForward(), LeaveBackwards()]
+            return None
+        ends = _ends(state, task.car, task.steps)
+        return [ChooseDestination(end=e) for e in ends] or None
+    if isinstance(task, TargetTask):
+        on = [c.colour for c in state.cars if c.on_track]
+        want = min(COMPONENTS.cards[task.card].cars, len(on))
+        return [ChooseTargets(cars=p) for p in permutations(on, want)] or None
+    if isinstance(task, LastCarTask):
+        return [ChooseLastCar(car=c) for c in last_cars(state)] or None
+    if isinstance(task, NeighbourTask):
+        return [ChooseCrashNeighbour(car=c) for c in crash_neighbours(state, task.car)] or None
+    return None
+
+
+def legal(state: ChampionsState, seat: int) -> list[Any]:
+    """What ``seat`` may do now; empty when it is not asked."""
+    if state.phase not in ASKING or seat != state.active:
+        return []
+    if state.phase == "choose_car":
+        taken = set(state.seat_car)
+        return [ChooseCar(car=c) for c in range(N_CARS) if c not in taken]
+    if state.phase == "roll":
+        return [Roll()]
+    if state.phase == "choose_dice":
+        out: list[Any] = [
+            ChooseDice(dice=combo) for combo in combinations(range(1, N_DICE + 1), KEEP)
+        ]
+        if state.shift_gears[seat] > 0 and not state.shifted:
+            out.append(ShiftGears())
+        return out
+    answers = _options(state, state.queue[0]) if state.queue else None
+    return list(answers) if answers else []
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def _refusal(state: ChampionsState, action: Any) -> BreaksRule:
+    """The one-sentence reason an action that is not legal now is refused."""
+    phase = state.phase
+    if phase == "choose_car":
+        return BreaksRule(
+            "Choose a car of this race that no other player has taken.", "N-CAR-CHOICE"
+        )
+    if phase == "roll":
+        return BreaksRule("Roll the dice to start your turn.", "N-ROLL")
+    if phase == "choose_dice":
+        if isinstance(action, ShiftGears):
+            if state.shifted:
+                return BreaksRule("You may shift gears only once in a turn.", "N-SHIFT-GEARS")
+            return BreaksRule("You have no Shift Gears left this lap.", "N-SHIFT-GEARS")
+        return BreaksRule("Choose exactly three different dice, numbered 1 to 5.", "N-CHOOSE-3")
+    head = state.queue[0]
+    if isinstance(head, MoveTask):
+        if state.cars[head.car].backwards:
+            return BreaksRule(
+                "This car faces backwards: turn it forward or leave it.", "N-TURN-FORWARD"
+            )
+        return BreaksRule("The car cannot end its move there.", "N-MOVE")
+    if isinstance(head, TargetTask):
+        n = COMPONENTS.cards[head.card].cars
+        what = "one car" if n == 1 else "two different cars"
+        return BreaksRule(f"Name {what} on the track for this card.", "N-CARD-TARGETS")
+    if isinstance(head, LastCarTask):
+        return BreaksRule("Choose one of the cars in last place.", "N-LAST-CAR")
+    return BreaksRule("Choose a car next to the crashed car.", "N-CRASH")
+
+
+def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Event]:
+    """Validate and resolve one action (no chance is drawn before it is accepted)."""
+    if state.phase == "over":
+        raise GameOver("The race is over; no more moves can be made.")
+    if seat not in pending(state):
+        raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
+    if action not in legal(state, seat):
+        raise _refusal(state, action)
+    run = _Run(state, rng)
+    if isinstance(action, ChooseCar):
+        run.emit(CarOwned(seat=seat, car=action.car))
+        if all(c is not None for c in run.state.seat_car):
+            _start_lap(run, 1)
+    elif isinstance(action, Roll):
+        run.emit(DiceRolled(seat=seat, faces=_roll(rng)))
+    elif isinstance(action, ShiftGears):
+        run.emit(GearsShifted(seat=seat))
+        run.emit(DiceRolled(seat=seat, faces=_roll(rng)))
+    elif isinstance(action, ChooseDice):
+        run.emit(DiceChosen(seat=seat, dice=action.dice))
+    else:
+        _resolve(run, state.queue[0], action)
+    _advance(run)
+    return run.events
+
+
+def _roll(rng: Chance) -> tuple[int, ...]:
+    return tuple(rng.below(N_FACES) for _ in range(N_DICE))
+
+
+def _advance(run: _Run) -> None:
+    """Take every automatic decision until a player must answer (N-DECISIONS)."""
+    while True:
+        state = run.state
+        if state.phase == "choose_car":
+            options = legal(state, state.active)
+            if len(options) != 1:
+                return
+            run.emit(CarOwned(seat=state.active, car=options[0].car))
+            if all(c is not None for c in run.state.seat_car):
+                _start_lap(run, 1)
+            continue
+        if state.phase != "resolve":
+            return
+        if not state.queue:
+            run.emit(TurnStarted(seat=(state.active + 1) % state.n_seats, lap=state.lap))
+            return
+        head = state.queue[0]
+        answers = _options(state, head)
+        if answers is None:
+            _resolve(run, head, None)
+        elif len(answers) == 1:
+            _resolve(run, head, answers[0])
+        else:
+            return
+
+
+def _resolve(run: _Run, task: Task, answer: Any) -> None:
+    """Resolve the head task, with the player's answer (None when no decision was needed)."""
+    state = run.state
+    if isinstance(task, DieTask):
+        run.emit(DieResolved(die=task.die, face=state.dice[task.die - 1]))
+    elif isinstance(task, DrawTask):
+        _draw_card(run)
+    elif isinstance(task, MoveTask):
+        _move(run, task, answer)
+    elif isinstance(task, TargetTask):
+        cars = answer.cars if isinstance(answer, ChooseTargets) else ()
+        run.emit(CardTargetsChosen(card=task.card, cars=cars))
+    elif isinstance(task, LastCarTask):
+        if isinstance(answer, ChooseLastCar):
+            run.emit(LastCarChosen(card=task.card, car=answer.car))
+        else:  # no car on the track (cannot happen while a lap runs)
+            run.emit(CardTargetsChosen(card=task.card, cars=()))
+    elif isinstance(task, TurnBackTask):
+        run.emit(CarTurnedBackwards(car=task.car, card=task.card))
+    elif isinstance(task, NeighbourTask):
+        assert isinstance(answer, ChooseCrashNeighbour)
+        run.emit(CarTurnedBackwards(car=answer.car, card=task.card))
+    elif isinstance(task, EndCardTask):
+        run.emit(CardResolved(card=task.card))
+    else:  # pragma: no cover - every task kind is handled above
+        raise TypeError(f"unknown task {task!r}")
+
+
+def _draw_card(run: _Run) -> None:
+    """N-CARDS, N-DECK-EMPTY: draw the top Checkered Flag card (reshuffling the discards)."""
+    state = run.state
+    if state.flag_count <= 0:
+        pile = sorted(state.flag_discard)
+        run.emit(DeckShuffled(deck="flag", size=len(pile), order=tuple(shuffled(run.rng, pile))))
+        state = run.state
+    if state.flag_deck is None or not state.flag_deck:  # pragma: no cover - 25 cards suffice
+        raise RuntimeError("the Checkered Flag deck and its discards are both empty")
+    card = state.flag_deck[0]
+    sponsor = COMPONENTS.cards[card].kind == "SPONSOR"
+    run.emit(CardDrawn(seat=state.active, card=card, sponsor=sponsor))
+
+
+def _move(run: _Run, task: MoveTask, answer: Any) -> None:
+    """N-COLOUR-DIE's checks (finished, backwards, blocked), then N-MOVE."""
+    state = run.state
+    car = state.cars[task.car]
+    if not car.on_track:
+        run.emit(CarBlocked(car=task.car, reason="finished"))
+        return
+    if car.backwards:
+        if isinstance(answer, LeaveBackwards):
+            run.emit(CarLeftBackwards(car=task.car))
+        else:
+            run.emit(CarTurnedForward(car=task.car))
+        return
+    if not isinstance(answer, ChooseDestination):
+        assert car.space is not None
+        blocked = not can_step(TRACK, car.space, state.occupied(but=task.car))
+        run.emit(CarBlocked(car=task.car, reason="blocked" if blocked else "no_end"))
+        return
+    assert car.space is not None
+    path = canonical_path(TRACK, car.space, answer.end, task.steps, state.occupied(but=task.car))
+    run.emit(
+        CarMoved(car=task.car, start=car.space, path=tuple(path), end=answer.end, steps=task.steps)
+    )
+    if answer.end is None:
+        _finish(run, task.car)
+        return
+    if not state.red_line_crossed and any(r == TRACK.red_line_row for r, _ in path):
+        _red_line(run, task.car)
+
+
+def _red_line(run: _Run, colour: int) -> None:
+    """N-RED-LINE: every player draws a Sponsor card, from the car's owner on, cyclic."""
+    state = run.state
+    run.emit(RedLineCrossed(car=colour))
+    owner = state.owner(colour)
+    first = state.active
+    if state.config.first_sponsor_drawer == "car_owner" and owner is not None:
+        first = owner
+    for k in range(state.n_seats):
+        _deal_sponsor(run, (first + k) % state.n_seats, "red_line")
+
+
+def _finish(run: _Run, colour: int) -> None:
+    """N-FINISH, N-LAP-END: the next free place; after the 4th, the 5th at once, and the lap ends."""
+    run.emit(CarFinished(car=colour, place=len(run.state.places) + 1))
+    if len(run.state.places) == N_CARS - 1:
+        last = next(c.colour for c in run.state.cars if c.on_track)
+        run.emit(CarFinished(car=last, place=N_CARS))
+        _end_lap(run)
+
+
+def _end_lap(run: _Run) -> None:
+    """N-LAP-END, N-LAP-SCORE, then N-LAP2-SETUP or N-GAME-END."""
+    state = run.state
+    lap = state.lap
+    run.emit(LapEnded(lap=lap, places=state.places))
+    run.emit(SponsorsRevealed(hands=state.sponsors))
+    money = money_table(state.config)
+    for seat in range(state.n_seats):
+        colour = state.seat_car[seat]
+        assert colour is not None
+        place = state.places.index(colour)
+        prize = money.race_prize[lap - 1][place]
+        sponsor = 0
+        for held in state.sponsors[seat]:
+            assert held.colour is not None
+            pays = money.base_sponsor if held.source == "base" else money.deck_sponsor
+            held_place = state.places.index(held.colour)
+            if held_place < len(pays):
+                sponsor += pays[held_place]
+        run.emit(MoneyAwarded(seat=seat, lap=lap, prize=prize, sponsor=sponsor))
+    if lap == 1:
+        run.emit(LapStarted(lap=2))
+        _start_lap(run, 2)
+    else:
+        run.emit(GameEnded(ranking=tuple(ranking(run.state)), money=run.state.money))
+
+
+def ranking(state: ChampionsState) -> list[int]:
+    """Seats by total money, high first; N-TIEBREAK: the nearer-first car in lap 2."""
+    last_lap = state.lap_places[-1] if state.lap_places else ()
+
+    def key(seat: int) -> tuple[int, int]:
+        colour = state.seat_car[seat]
+        place = last_lap.index(colour) if colour in last_lap else N_CARS
+        return (-state.money[seat], place)
+
+    return sorted(range(state.n_seats), key=key)

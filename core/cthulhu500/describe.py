@@ -1,0 +1,289 @@
+"""Cthulhu 500 events in words, for the race log and `replay --print`.
+
+Owns one readable English sentence per event kind, plus menu labels for actions
+(`action_text`) and the status line of what the table waits for (`decision_text`). A redacted event (a hidden card is `None`)
+is described without the card, so a sentence never reveals what its reader may not see.
+Must not: look at anything but the event and the seat names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.cthulhu500 import actions as act
+from core.cthulhu500 import events as ev
+from core.cthulhu500.cards import name_of
+from core.cthulhu500.model import (
+    DActions,
+    DChain,
+    DChooseVehicle,
+    DContagion,
+    DDiscard,
+    DFreeTest,
+    DPitChoice,
+    DReroll,
+    DSetupDiscard,
+    DSponsor,
+    DWindow,
+    State,
+)
+
+__all__ = ["action_text", "decision_text", "describe"]
+
+_OUTCOMES = {
+    "swap": "{m} drops back past {t}: they swap places.",
+    "not_adjacent": "{m} is not directly behind {t}: nobody moves.",
+    "seam_blocked": "{m} would cross the seam past {t}: blocked, nobody moves.",
+    "seam_circle": "{m} gives up the lead and drops in front of {t}.",
+    "seam_swap": "{m} and {t} swap across the seam: {t} leads, {m} is last.",
+}
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return ", ".join(name_of(c) for c in cards) if cards else "nothing"
+
+
+def describe(event: Any, names: Sequence[str]) -> str | None:
+    """One sentence for ``event`` (``None`` for bookkeeping events)."""
+    t = type(event)
+
+    def n(seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    if t is ev.Flow:
+        return None
+    if t is ev.VehicleAssigned:
+        return f"{n(event.seat)} drives the {name_of(event.marker)}."
+    if t is ev.VehiclesSetAside:
+        return f"Unused vehicles leave the race: {_cards(event.markers)}."
+    if t is ev.FlagPlaced:
+        return "The Checkered Flag lies face up on the discard pile."
+    if t is ev.DeckShuffled:
+        return f"The deck of {event.count} cards is shuffled."
+    if t is ev.CardDealt:
+        if event.card is None:
+            return f"{n(event.seat)} is dealt a card."
+        return f"{n(event.seat)} is dealt {name_of(event.card)}."
+    if t is ev.SetupDiscardChosen:
+        if event.cards is None:
+            return f"{n(event.seat)} secretly chooses cards to discard."
+        return f"{n(event.seat)} secretly chooses to discard {_cards(event.cards)}."
+    if t is ev.SetupDiscardsRevealed:
+        parts = [f"{n(s)} {len(c)}" for s, c in enumerate(event.cards)]
+        return "Setup discards revealed: " + ", ".join(parts) + "."
+    if t is ev.PackTieRolled:
+        return f"{n(event.seat)} rolls {event.value} for pack order."
+    if t is ev.PackFormed:
+        return "The pack forms: " + ", ".join(n(s) for s in event.pack) + " (leader first)."
+    if t is ev.TurnStarted:
+        return f"Turn {event.turn}: {n(event.seat)} has {event.actions} actions."
+    if t is ev.ActionTaken:
+        return None
+    if t is ev.FlagUsed:
+        return f"{n(event.seat)} waves the promo flag for one more action."
+    if t is ev.ActionsGranted:
+        return f"{n(event.seat)} gains {event.count} actions."
+    if t is ev.ActionsEnded:
+        return f"{n(event.seat)} ends their actions."
+    if t is ev.NitrousAdded:
+        return f"{n(event.seat)} primes +{event.bonus} Nitrous for their next passing test."
+    if t is ev.CardPlayed:
+        text = f"{n(event.seat)} plays {name_of(event.card)}"
+        if event.on_card is not None:
+            text += f" on {name_of(event.on_card)}"
+        if event.target_card is not None and event.target_seat is not None:
+            text += f" targeting {name_of(event.target_card)} of {n(event.target_seat)}"
+        elif event.target_card is not None:
+            text += f" targeting {name_of(event.target_card)}"
+        elif event.target_seat is not None and event.to_seat is not None:
+            text += f" ({n(event.target_seat)} and {n(event.to_seat)})"
+        elif event.target_seat is not None:
+            text += f" on {n(event.target_seat)}"
+        return text + "."
+    if t is ev.ChainResolved:
+        gone = [name_of(c) for c, x in zip(event.cards, event.cancelled, strict=True) if x]
+        if not gone:
+            return f"{name_of(event.cards[0])} takes effect."
+        return f"Cancelled: {', '.join(gone)}."
+    if t is ev.InPlayDiscarded:
+        return None
+    if t is ev.EffectFizzled:
+        return f"{name_of(event.card)} finds no target and fizzles."
+    if t is ev.CrewAdded:
+        where = "their own" if event.seat == event.to_seat else f"{n(event.to_seat)}'s"
+        return f"{n(event.seat)} adds {name_of(event.card)} to {where} pit crew."
+    if t is ev.CrewMoved:
+        return f"{name_of(event.card)} moves from {n(event.from_seat)}'s pit crew to {n(event.to_seat)}'s."
+    if t is ev.DriverMoved:
+        text = f"{name_of(event.card)} is dragged from {n(event.from_seat)}'s seat to drive for {n(event.to_seat)}"
+        if event.replaced is not None:
+            text += f"; {name_of(event.replaced)} joins the pit crew"
+        return text + "."
+    if t is ev.DriverSet:
+        text = f"{name_of(event.card)} now drives for {n(event.seat)}"
+        if event.old is not None:
+            text += f"; {name_of(event.old)} goes to the pit crew"
+        return text + "."
+    if t is ev.PassDeclared:
+        kinds = {
+            "normal": "tries to pass",
+            "draft": "drafts at",
+            "follow": "takes a free test on",
+            "pit": "takes a free pit-stop test on",
+        }
+        return f"{n(event.attacker)} {kinds.get(event.kind, 'tries to pass')} {n(event.defender)}."
+    if t is ev.PassCancelled:
+        return f"The pass of {n(event.attacker)} on {n(event.defender)} is cancelled."
+    if t is ev.PassDiceRolled:
+        return f"Dice: {n(event.attacker)} {event.attacker_die}, {n(event.defender)} {event.defender_die}."
+    if t is ev.DieRerolled:
+        return (
+            f"{n(event.seat)} re-rolls the Car of Cthulhu's die: {event.old} becomes {event.new}."
+        )
+    if t is ev.PassResolved:
+        verdict = {"win": "wins", "lose": "fails", "tie": "ties"}[event.outcome]
+        return f"{n(event.attacker)} {event.attacker_total} vs {n(event.defender)} {event.defender_total}: the attacker {verdict}."
+    if t is ev.Passed:
+        lap = " and earns a lap counter" if event.lap else ""
+        return f"{n(event.attacker)} passes {n(event.defender)}{lap}."
+    if t is ev.DamageMove:
+        return _OUTCOMES[event.outcome].format(m=n(event.mover), t=n(event.target))
+    if t is ev.VehiclesSwapped:
+        return f"{n(event.a)} and {n(event.b)} swap places through a Gate."
+    if t is ev.Damaged:
+        return f"{n(event.seat)}'s vehicle is damaged."
+    if t is ev.DamagePrevented:
+        return f"{n(event.seat)}'s vehicle escapes the damage."
+    if t is ev.DamageAbsorbed:
+        return f"{n(event.seat)}'s {name_of(event.card)} takes the damage and is discarded."
+    if t is ev.PitStopped:
+        return f"{n(event.seat)} makes a pit stop."
+    if t is ev.FreeTestDeclined:
+        return f"{n(event.seat)} declines the free passing test."
+    if t is ev.ModAttached:
+        extra = f", replacing {name_of(event.replaced)}" if event.replaced is not None else ""
+        return f"{n(event.seat)} bolts on {name_of(event.card)}{extra}."
+    if t is ev.TiresAttached:
+        extra = f", replacing {name_of(event.replaced)}" if event.replaced is not None else ""
+        return f"{n(event.seat)} fits {name_of(event.card)}{extra}."
+    if t is ev.RepairRolled:
+        verdict = "repaired" if event.success else "still damaged"
+        return f"{n(event.seat)} repairs: {event.die} for a total of {event.total} vs {event.need}, {verdict}."
+    if t is ev.VehicleCardDiscarded:
+        return f"{n(event.seat)} loses {name_of(event.card)} ({event.reason})."
+    if t is ev.CardTakenFromDiscard:
+        return f"{n(event.seat)} takes {name_of(event.card)} from the discard pile."
+    if t is ev.ContagionMarked:
+        return f"{name_of(event.card)} marks {name_of(event.target)} on {n(event.seat)}'s vehicle."
+    if t is ev.ContagionStruck:
+        return (
+            f"{name_of(event.card)} claims {name_of(event.target)} from {n(event.seat)}'s vehicle."
+        )
+    if t is ev.ContagionEnded:
+        return f"{name_of(event.card)} runs its course and is discarded."
+    if t is ev.CardsDiscarded:
+        return f"{n(event.seat)} discards {_cards(event.cards)}."
+    if t is ev.CardDrawn:
+        if event.card is None:
+            return f"{n(event.seat)} draws a card."
+        return f"{n(event.seat)} draws {name_of(event.card)}."
+    if t is ev.DeckReshuffled:
+        return f"The discard pile ({event.count} cards, Checkered Flag included) is shuffled into a new draw pile."
+    if t is ev.CheckeredFlagDrawn:
+        return f"{n(event.seat)} draws the Checkered Flag!"
+    if t is ev.RaceEnded:
+        laps = ", ".join(f"{n(s)} {event.laps[s]}" for s in event.ranking)
+        return f"The race is over. Final order: {laps} laps."
+    return None  # pragma: no cover
+
+
+def action_text(action: Any, names: Sequence[str]) -> str:
+    """A short menu label for one legal action (for screens and prompts)."""
+    t = type(action)
+
+    def n(seat: int | None) -> str:
+        return "nobody" if seat is None else names[seat]
+
+    if t is act.ChooseVehicle:
+        return f"Drive the {name_of(action.marker)}"
+    if t is act.SetupDiscard or t is act.Discard:
+        return f"Discard {_cards(action.cards)}"
+    if t is act.PlayAction:
+        text = f"Play {name_of(action.card)}"
+        if action.target_card is not None and action.target_seat is not None:
+            text += f": {name_of(action.target_card)} of {n(action.target_seat)}"
+        elif action.target_card is not None:
+            text += f": {name_of(action.target_card)}"
+        elif action.target_seat is not None and action.to_seat is not None:
+            text += f": {n(action.target_seat)} / {n(action.to_seat)}"
+        elif action.target_seat is not None:
+            text += f" on {n(action.target_seat)}"
+        return text
+    if t is act.AddCrew:
+        return f"Add {name_of(action.card)} to {n(action.seat)}'s pit crew"
+    if t is act.PitChoice:
+        if action.kind == "repair":
+            return "Repair"
+        text = {"mod": "Bolt on", "tires": "Fit", "driver": "Make driver:"}[action.kind]
+        text += f" {name_of(action.card or 0)}"
+        if action.replace is not None:
+            text += f" (replacing {name_of(action.replace)})"
+        return text
+    if t is act.PlayReaction:
+        return f"Play {name_of(action.card)}"
+    if t is act.ChooseContagionTarget:
+        return f"Mark {name_of(action.card)}"
+    if t is act.SponsorDiscard:
+        return f"Give up {name_of(action.card)}"
+    if t is act.DrawCount:
+        return f"Draw {action.count}"
+    labels = {
+        act.AttemptPass: "Attempt a pass",
+        act.PitStop: "Pit stop",
+        act.TakeFreeTest: "Take the free passing test",
+        act.DeclineFreeTest: "Decline the free test",
+        act.PassReaction: "Pass",
+        act.Reroll: "Re-roll the die",
+        act.KeepRoll: "Keep the roll",
+        act.UseFlag: "Wave the promo flag (+1 action)",
+        act.EndActions: "End actions",
+    }
+    return labels.get(t, t.__name__)
+
+
+def decision_text(view: State, seat: int | None, names: Sequence[str]) -> str:
+    """What the table is waiting for, as ``seat`` may know it (a prompt or a status line)."""
+    if view.over:
+        return "The race is over."
+    top = view.stack[-1] if view.stack else None
+    if top is None:
+        return "Setting up."
+    asked = getattr(top, "seat", None)
+    t = type(top)
+    if t is DSetupDiscard:
+        if seat is not None and not view.setup_done[seat]:
+            return "Choose cards to discard in secret: more discarded, nearer the front."
+        return "Waiting for the secret setup discards."
+    if t is DWindow or t is DChain:
+        return "Waiting for reactions."
+    who = "You" if asked == seat else names[asked] if isinstance(asked, int) else "Someone"
+    if t is DActions:
+        return f"{who}: {view.actions_left} action(s) left."
+    if t is DDiscard:
+        return f"{who}: discard any cards, then draw."
+    if t is DFreeTest:
+        return f"{who}: take the free passing test?"
+    if t is DPitChoice:
+        return f"{who}: choose what the pit crew does."
+    if t is DReroll:
+        return f"{who}: re-roll the Car of Cthulhu's die?"
+    if t is DContagion:
+        return f"{who}: choose where the contagion jumps."
+    if t is DSponsor:
+        return f"{who}: the Sponsor That Must Not Be Named wants a card."
+    if t is DChooseVehicle:
+        return f"{who}: choose a vehicle."
+    return f"{who}: decide."

@@ -1,0 +1,331 @@
+"""What each Cthulhu 500 decision lets a seat answer: asked seats and legal choices.
+
+Owns `asked` (who must answer the decision on top of the stack), `answers` (their legal actions,
+one per *row*: copies of one card in one place count once, lowest id, C-AUTO-DECISION) and the
+eligibility of reaction windows and chains (C-REACT-WINDOW, C-CHAIN) including card targets
+(C-PLAY-ACTION). It reads the full state; the engine resolves the chosen answer.
+
+Must not: change state, draw chance or emit events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import product
+from typing import Any
+
+from core.cthulhu500 import actions as act
+from core.cthulhu500.board import ahead, behind, has_effect
+from core.cthulhu500.cards import card
+from core.cthulhu500.model import (
+    DActions,
+    DChain,
+    DChooseVehicle,
+    DContagion,
+    DDiscard,
+    DDrawCount,
+    DFreeTest,
+    DPitChoice,
+    DReroll,
+    DSetupDiscard,
+    DSponsor,
+    DWindow,
+    State,
+)
+
+__all__ = [
+    "action_options",
+    "always_asked",
+    "answers",
+    "asked",
+    "can_pit",
+    "chain_cards",
+    "contagion_targets",
+    "pit_options",
+    "rows",
+    "subsets",
+    "window_cards",
+]
+
+MARKERS = (1, 3, 5, 7, 9, 11, 13, 15)
+
+
+def rows(cards: Iterable[int]) -> list[int]:
+    """One card per name, the lowest id, in id order (C-AUTO-DECISION rows)."""
+    return list(_rows(tuple(sorted(cards))))
+
+
+@lru_cache(maxsize=8192)
+def _rows(cards: tuple[int, ...]) -> tuple[int, ...]:
+    seen: dict[str, int] = {}
+    for cid in cards:
+        seen.setdefault(card(cid).name, cid)
+    return tuple(sorted(seen.values()))
+
+
+def subsets(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """See `_subsets` (cached; hands are sorted tuples)."""
+    return list(_subsets(tuple(sorted(hand))))
+
+
+@lru_cache(maxsize=4096)
+def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct choice of hand cards (copies of a card are interchangeable), most first.
+
+    Orders of legal lists put the choice that moves the race on first, so that always taking
+    the first answer still ends a race (the conformance suite's simplest line of play).
+    """
+    groups: dict[str, list[int]] = {}
+    for cid in sorted(hand):
+        groups.setdefault(card(cid).name, []).append(cid)
+    ordered = sorted(groups.values(), key=lambda ids: ids[0])
+    out = []
+    for counts in product(*(range(len(ids) + 1) for ids in ordered)):
+        chosen = [cid for ids, k in zip(ordered, counts, strict=True) for cid in ids[:k]]
+        out.append(tuple(sorted(chosen)))
+    out.sort(key=lambda c: (-len(c), c))
+    return tuple(out)
+
+
+def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
+    return [c for c in state.hands[seat] if c and card(c).effect in effects]
+
+
+def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
+    """Reaction cards ``seat`` may play in window ``w`` now."""
+    effects: set[str] = set()
+    if w.kind == "try":
+        if seat == w.x:
+            effects.add("atk_bonus")
+        if seat == w.y:
+            effects.add("def_bonus")
+            if w.pit:
+                effects.add("cancel_pit_test")
+    elif w.kind == "damage" and seat == w.x:
+        effects.add("prevent_damage")
+    elif w.kind == "win" and seat == w.y:
+        effects.add("cancel_pass")
+    elif w.kind == "tow" and seat == w.x and state.vehicles[seat].damaged:
+        effects.add("repair_on_damage")
+    return rows(_hand_with(state, seat, effects)) if effects else []
+
+
+def _window_named(w: DWindow, seat: int) -> bool:
+    if w.kind == "try":
+        return seat in (w.x, w.y)
+    if w.kind == "win":
+        return seat == w.y
+    return seat == w.x
+
+
+def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
+    """Ia! Ia! / Elder Sign cards ``seat`` may add on top of chain ``ch`` now."""
+    top = card(ch.cards[-1])
+    if top.effect == "cancel_spell":
+        return []
+    effects = {"cancel_card"}
+    if top.spell:
+        effects.add("cancel_spell")
+    return rows(_hand_with(state, seat, effects))
+
+
+def _next_asked(state: State, task: DWindow | DChain) -> int | None:
+    if isinstance(task, DWindow) and task.settled:
+        return None
+    everyone = state.config.reaction_prompt == "everyone"
+    for k in range(state.n):
+        seat = (task.next_from + k) % state.n
+        if seat in task.passed:
+            continue
+        if isinstance(task, DWindow):
+            ok = _window_named(task, seat) if everyone else bool(window_cards(state, task, seat))
+        else:
+            ok = everyone or bool(chain_cards(state, task, seat))
+        if ok:
+            return seat
+    return None
+
+
+def contagion_targets(state: State, contagion: int, seat: int) -> list[int]:
+    """Cards on ``seat``'s vehicle that contagion card ``contagion`` may choose (C-CONTAGION,
+    C-ZOMBIE), one per name and place."""
+    vehicle = state.vehicles[seat]
+    if card(contagion).target == "crew":
+        crew = rows(c for c in vehicle.crew if "zombie" not in card(c).tags)
+        driver = vehicle.driver
+        if driver is not None and "zombie" not in card(driver).tags:
+            crew.append(driver)
+        return crew
+    return rows(vehicle.mods)
+
+
+def pit_options(state: State, seat: int) -> list[act.PitChoice]:
+    """C-PIT-MOD / C-PIT-TIRES / C-PIT-DRIVER / C-REPAIR choices open to ``seat`` now."""
+    vehicle = state.vehicles[seat]
+    hand = state.hands[seat]
+    out: list[act.PitChoice] = []
+    for cid in rows(c for c in hand if c and card(c).type == "mod"):
+        if len(vehicle.mods) < 2:
+            out.append(act.PitChoice(kind="mod", card=cid))
+        else:
+            out.extend(act.PitChoice(kind="mod", card=cid, replace=m) for m in rows(vehicle.mods))
+    out.extend(
+        act.PitChoice(kind="tires", card=cid)
+        for cid in rows(c for c in hand if c and card(c).type == "tires")
+    )
+    drivers = rows(c for c in hand if c and card(c).type == "crew") + rows(vehicle.crew)
+    out.extend(act.PitChoice(kind="driver", card=cid) for cid in drivers)
+    if vehicle.damaged:
+        out.append(act.PitChoice(kind="repair"))
+    return out
+
+
+def can_pit(state: State, seat: int) -> bool:
+    """C-PIT-STOP: whether any pit-stop choice is possible (same test as `pit_options`)."""
+    vehicle = state.vehicles[seat]
+    if vehicle.damaged or vehicle.crew:
+        return True
+    return any(c and card(c).type in ("mod", "tires", "crew") for c in state.hands[seat])
+
+
+def action_options(state: State, seat: int, cid: int) -> list[act.PlayAction]:
+    """Every way to play Action card ``cid`` now (a card with no legal target: none)."""
+    spec = card(cid)
+    effect = spec.effect
+    seats = range(state.n)
+    vehicles = state.vehicles
+    if effect in ("auto_pass_ahead", "draft", "nitrous", "grant_actions"):
+        return [act.PlayAction(card=cid)]
+    if effect == "contagion":
+        return [
+            act.PlayAction(card=cid, target_seat=s, target_card=t)
+            for s in seats
+            for t in contagion_targets(state, cid, s)
+        ]
+    if effect == "discard_equipment":
+        out: list[act.PlayAction] = []
+        for s in seats:
+            v = vehicles[s]
+            equipment = rows([*v.mods, *([] if v.tires is None else [v.tires])])
+            out.extend(act.PlayAction(card=cid, target_seat=s, target_card=t) for t in equipment)
+        return out
+    if effect == "poach_crew":
+        return [
+            act.PlayAction(card=cid, target_seat=s, target_card=t)
+            for s in seats
+            if s != seat
+            for t in rows(vehicles[s].crew)
+        ]
+    if effect == "repair_now":
+        return [act.PlayAction(card=cid)] if vehicles[seat].damaged else []
+    if effect == "scavenge":
+        found = rows(c for c in state.discard if card(c).type in ("mod", "tires"))
+        return [act.PlayAction(card=cid, target_card=t) for t in found]
+    if effect == "damage_any":
+        return [act.PlayAction(card=cid, target_seat=s) for s in seats]
+    if effect == "damage_ahead_behind":
+        return [
+            act.PlayAction(
+                card=cid, target_seat=ahead(state.pack, seat), to_seat=behind(state.pack, seat)
+            )
+        ]
+    if effect == "swap_two_ahead":
+        i = state.pack.index(seat)
+        return [act.PlayAction(card=cid, target_seat=state.pack[i - 2])] if i >= 2 else []
+    if effect == "move_driver":
+        return [
+            act.PlayAction(card=cid, target_seat=a, to_seat=b)
+            for a in seats
+            if vehicles[a].driver is not None
+            for b in seats
+            if b != a
+        ]
+    raise AssertionError(f"unknown action effect {effect!r}")  # pragma: no cover
+
+
+def _turn_options(state: State, seat: int) -> list[Any]:
+    out: list[Any] = []
+    flag = state.config.promo_flag and not state.flag_used[seat]
+    if state.actions_left > 0:
+        out.append(act.AttemptPass())
+        if can_pit(state, seat):
+            out.append(act.PitStop())
+        hand = state.hands[seat]
+        crew = rows(c for c in hand if c and card(c).type == "crew")
+        out.extend(act.AddCrew(c, s) for c in crew for s in range(state.n))
+        for cid in rows(c for c in hand if c and card(c).type == "action"):
+            out.extend(action_options(state, seat, cid))
+    if flag:
+        out.append(act.UseFlag())
+    out.append(act.EndActions())
+    return out
+
+
+def asked(state: State, task: Any) -> tuple[int, ...]:
+    """The seats the decision ``task`` asks now (empty: it is settled or skipped)."""
+    t = type(task)
+    if t is DSetupDiscard:
+        return tuple(s for s in range(state.n) if not state.setup_done[s])
+    if t is DWindow or t is DChain:
+        seat = _next_asked(state, task)
+        return () if seat is None else (seat,)
+    if t is DActions:
+        flag = state.config.promo_flag and not state.flag_used[task.seat]
+        return (task.seat,) if state.actions_left > 0 or flag else ()
+    if t is DSponsor:
+        if not state.hands[task.seat] or not has_effect(state, task.seat, "sponsor_discard"):
+            return ()
+        return (task.seat,)
+    if t is DFreeTest:
+        return (task.seat,) if task.ready else ()
+    if t is DPitChoice:
+        return (task.seat,) if can_pit(state, task.seat) else ()
+    return (task.seat,)
+
+
+def always_asked(state: State, task: Any) -> bool:
+    """C-AUTO-DECISION exceptions: the Car of Cthulhu re-roll; every prompt with
+    ``reaction_prompt = everyone``."""
+    if isinstance(task, DReroll):
+        return True
+    return isinstance(task, (DWindow, DChain)) and state.config.reaction_prompt == "everyone"
+
+
+def answers(state: State, task: Any, seat: int) -> list[Any]:
+    """The legal actions of ``seat`` for decision ``task``."""
+    t = type(task)
+    if t is DChooseVehicle:
+        taken = {v.marker for v in state.vehicles}
+        return [act.ChooseVehicle(m) for m in MARKERS if m not in taken]
+    if t is DSetupDiscard:
+        if state.setup_done[seat]:
+            return []
+        return [act.SetupDiscard(c) for c in subsets(state.hands[seat])]
+    if t is DActions:
+        return _turn_options(state, seat)
+    if t is DDiscard:
+        return [act.Discard(c) for c in subsets(state.hands[seat])]
+    if t is DDrawCount:
+        return [act.DrawCount(k) for k in range(task.most + 1)]
+    if t is DSponsor:
+        return [act.SponsorDiscard(c) for c in rows(state.hands[seat])]
+    if t is DWindow:
+        playable = window_cards(state, task, seat)
+        return [*(act.PlayReaction(c) for c in playable), act.PassReaction()]
+    if t is DChain:
+        playable = chain_cards(state, task, seat)
+        return [*(act.PlayReaction(c) for c in playable), act.PassReaction()]
+    if t is DReroll:
+        return [act.Reroll(), act.KeepRoll()]
+    if t is DFreeTest:
+        if task.kind == "pit" and not state.config.free_test_may_decline:
+            return [act.TakeFreeTest()]
+        return [act.TakeFreeTest(), act.DeclineFreeTest()]
+    if t is DPitChoice:
+        return list(pit_options(state, seat))
+    if t is DContagion:
+        return [
+            act.ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)
+        ]
+    return []

@@ -1,0 +1,795 @@
+"""The in-process hub: every table of this process, its seats, viewers, bots and timers.
+
+Owns `LocalHub`, the implementation of `net.hub.Hub` used by local play and by the SSH server:
+tables by id (each an authoritative `core.game.Table`), who holds which seat (one identity may
+hold several: hot-seat), spectator and player streams redacted per viewer, bots acting after a
+delay, turn timers, the away grace period, private invite codes, chat, and the lobby stream.
+The order of one accepted action is fixed (DESIGN.md): ``Table.submit`` -> durable log append
+(fsync, `net.persist`) -> broadcast to every viewer of that table.
+
+Must not: import tui, know one game from another (games come from `core.registry` or the
+``games=`` mapping), write files itself (that is `net.persist`), or touch a viewer's screen —
+it only puts messages on each viewer's own bounded queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from core import registry
+from core.game import (
+    ConfigError,
+    Game,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    Seat,
+    Step,
+    Table,
+    config_from_options,
+)
+from net.hub import (
+    ChatLine,
+    Identity,
+    Notice,
+    SeatInfo,
+    StepUpdate,
+    TableChanged,
+    TableInfo,
+    TableSpec,
+    Update,
+    Welcome,
+)
+from net.sanitize import clean_chat, clean_nickname
+from replays.format import commitment
+
+__all__ = ["LocalHub"]
+
+log = logging.getLogger("speedway.hub")
+
+OPEN_NAME = "(open seat)"
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+
+
+class _Closed:
+    """Sentinel ending a viewer's stream."""
+
+
+_CLOSE = _Closed()
+
+
+class _Watch:
+    """One viewer's stream of updates for one table (implements `net.hub.Watch`)."""
+
+    def __init__(self, hub: LocalHub, room: _Room, who: Identity, seat: int | None) -> None:
+        self.hub = hub
+        self.room = room
+        self.who = who
+        self.seat = seat
+        self._items: deque[Update | _Closed] = deque()
+        self._ready = asyncio.Event()
+        self.closed = False
+
+    def put(self, item: Update | _Closed) -> None:
+        if self.closed:
+            return
+        if len(self._items) >= self.hub.max_queue and not isinstance(item, _Closed):
+            # A viewer this far behind cannot catch up by folding; end its stream (it may
+            # reopen and get a fresh Welcome) instead of buffering without bound.
+            self._items.clear()
+            self._items.append(Notice(text="You fell too far behind; reopen the table."))
+            self._items.append(_CLOSE)
+            self.closed = True
+            self.hub._forget(self)
+        else:
+            self._items.append(item)
+        self._ready.set()
+
+    def __aiter__(self) -> AsyncIterator[Update]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Update]:
+        while True:
+            while not self._items:
+                self._ready.clear()
+                await self._ready.wait()
+            item = self._items.popleft()
+            if isinstance(item, _Closed):
+                return
+            yield item
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self._items.append(_CLOSE)
+            self._ready.set()
+            self.hub._forget(self)
+
+
+class _Room:
+    """One table as the hub keeps it."""
+
+    def __init__(self, table_id: str, game: Game, table: Table, spec: TableSpec) -> None:
+        self.id = table_id
+        self.game = game
+        self.table = table
+        self.spec = spec
+        self.holders: list[str | None] = [s.identity for s in table.seats]
+        self.guests: set[str] = set()
+        self.open: list[bool] = [False] * len(table.seats)
+        self.status = "waiting"
+        self.watchers: list[_Watch] = []
+        self.away_since: dict[str, float] = {}
+        self.invited: set[str] = set()
+        self.invite_code: str | None = None
+        self.creator: str = ""
+        self.step_time = 0.0
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.chat_times: dict[str, deque[float]] = {}
+        self.replay_id: str | None = None
+        self.broken: str | None = None  # why the durable log stopped (fsync failure)
+        self.commitment = ""
+
+    def seat_of(self, identity: str) -> list[int]:
+        return [i for i, h in enumerate(self.holders) if h == identity]
+
+
+class LocalHub:
+    """All tables of this process. See the module docstring; `net.hub.Hub` is the contract.
+
+    ``games`` maps game ids to games (tests inject the Dash game); by default games come from
+    `core.registry`. ``bot_delay`` is the default pause before a bot acts (0 in tests),
+    ``away_grace`` the default time before an away player's bot takes over. ``persist`` with a
+    ``data_dir`` keeps durable logs under ``DATA/tables`` and finished replays under
+    ``DATA/replays``; unfinished tables are restored from their logs at construction.
+
+    ``network`` (the SSH server) guards a shared server against its users: a table's seed is
+    always a fresh secret one (a chosen seed would tell its chooser every die), bot delays, turn
+    timers and grace periods have floors, and one identity may have at most
+    ``max_tables_per_identity`` unfinished tables. Finished tables leave the list
+    ``finished_keep`` seconds after they end (their replays stay on disk).
+    """
+
+    def __init__(
+        self,
+        data_dir: Path | None,
+        *,
+        bot_delay: float = 0.6,
+        persist: bool = True,
+        games: Mapping[str, Game] | None = None,
+        away_grace: float = 60.0,
+        turn_timer: float | None = None,
+        chat_burst: int = 5,
+        chat_window: float = 10.0,
+        max_queue: int = 10_000,
+        lobby_interval: float = 0.2,
+        clock: Callable[[], float] = time.monotonic,
+        network: bool = False,
+        max_tables_per_identity: int = 5,
+        finished_keep: float = 600.0,
+    ) -> None:
+        self.data_dir = data_dir
+        self.bot_delay = bot_delay
+        self.away_grace = away_grace
+        self.turn_timer = turn_timer
+        self.chat_burst = chat_burst
+        self.chat_window = chat_window
+        self.max_queue = max_queue
+        self.lobby_interval = lobby_interval
+        self.clock = clock
+        self.network = network
+        self.max_tables_per_identity = max_tables_per_identity
+        self.finished_keep = finished_keep
+        self._games = dict(games) if games is not None else None
+        self._rooms: dict[str, _Room] = {}
+        self._codes: dict[str, str] = {}
+        self._lobby_waiters: list[asyncio.Event] = []
+        self._closing = False
+        self._store: Any = None
+        if persist and data_dir is not None:
+            from net.persist import TableStore
+
+            self._store = TableStore(Path(data_dir))
+            for restored in self._store.restore_all(self._game):
+                self._adopt_restored(restored)
+
+    # ------------------------------------------------------------------ lookups
+
+    def _game(self, game_id: str) -> Game:
+        if self._games is not None:
+            game = self._games.get(game_id)
+            if game is None:
+                known = ", ".join(sorted(self._games))
+                raise ValueError(f"There is no game called {game_id!r}; the games are: {known}.")
+            return game
+        try:
+            return registry.get(game_id)
+        except registry.UnknownGame as err:
+            raise ValueError(str(err)) from None
+
+    def _room(self, table_id: str) -> _Room:
+        room = self._rooms.get(table_id)
+        if room is None:
+            raise ValueError(f"There is no table {table_id!r}.")
+        return room
+
+    def table(self, table_id: str) -> Table:
+        """The authoritative core table (for tests, the bench and the server's exec commands)."""
+        return self._room(table_id).table
+
+    def info(self, table_id: str) -> TableInfo:
+        return self._info(self._room(table_id))
+
+    def _info(self, room: _Room) -> TableInfo:
+        seats = []
+        for i, seat in enumerate(room.table.seats):
+            holder = room.holders[i]
+            seats.append(
+                SeatInfo(
+                    name=seat.name,
+                    bot=seat.bot,
+                    identity=holder,
+                    open=room.open[i],
+                    away=holder is not None and holder in room.away_since,
+                    guest=holder is not None and holder in room.guests,
+                )
+            )
+        spectators = sum(1 for w in room.watchers if w.seat is None)
+        finished = room.status == "finished"
+        return TableInfo(
+            id=room.id,
+            game=room.game.id,
+            title=f"{room.game.title} #{room.id}",
+            summary=_summary(room.spec.options),
+            seats=seats,
+            status=room.status,  # type: ignore[arg-type]
+            spectators=spectators,
+            private=room.spec.private,
+            state_id=room.table.state_id,
+            commitment=room.commitment,
+            seed=room.table.seed if finished else None,
+            replay_id=room.replay_id,
+        )
+
+    def invite_code(self, table_id: str, who: Identity) -> str | None:
+        """The invite code of a private table (only for someone sitting at it or invited)."""
+        room = self._room(table_id)
+        if who.id not in room.holders and who.id not in room.invited and who.id != room.creator:
+            raise ValueError("Only players at this table can see its invite code.")
+        return room.invite_code
+
+    # ------------------------------------------------------------------ lobby
+
+    def _visible(self, room: _Room, who: Identity) -> bool:
+        return (
+            not room.spec.private
+            or who.id in room.holders
+            or who.id in room.invited
+            or who.id == room.creator
+        )
+
+    def tables(self, who: Identity) -> list[TableInfo]:
+        return [self._info(r) for r in self._rooms.values() if self._visible(r, who)]
+
+    async def watch_lobby(self, who: Identity) -> AsyncIterator[list[TableInfo]]:
+        changed = asyncio.Event()
+        self._lobby_waiters.append(changed)
+        try:
+            while True:
+                changed.clear()
+                yield self.tables(who)
+                await changed.wait()
+                if self.lobby_interval > 0:
+                    await asyncio.sleep(self.lobby_interval)  # coalesce bursts of changes
+        finally:
+            self._lobby_waiters.remove(changed)
+
+    def _lobby_changed(self) -> None:
+        for ev in self._lobby_waiters:
+            ev.set()
+
+    # ------------------------------------------------------------------ tables
+
+    async def create_table(self, spec: TableSpec, who: Identity) -> str:
+        if self._closing:
+            raise ValueError("The server is shutting down; no new tables.")
+        if self.network:
+            spec = _network_spec(spec)
+            mine = sum(
+                1 for r in self._rooms.values() if r.creator == who.id and r.status != "finished"
+            )
+            if mine >= self.max_tables_per_identity:
+                raise ValueError(
+                    f"You already have {mine} unfinished tables; finish or leave one first."
+                )
+        game = self._game(spec.game)
+        try:
+            config = config_from_options(game, spec.options)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+        seats: list[Seat] = []
+        open_flags: list[bool] = []
+        for i, s in enumerate(spec.seats):
+            if s.kind == "bot":
+                bot = s.bot if s.bot is not None else next(iter(game.bots))
+                if bot not in game.bots:
+                    raise ValueError(f"{game.title} has no bot called {bot!r}.")
+                seats.append(Seat(name=clean_nickname(s.name or bot, f"bot{i + 1}"), bot=bot))
+                open_flags.append(False)
+            elif s.kind == "human":
+                ident = s.identity or who.id
+                name = clean_nickname(s.name or who.nickname, f"player{i + 1}")
+                seats.append(Seat(name=name, identity=ident))
+                open_flags.append(False)
+            else:
+                seats.append(Seat(name=OPEN_NAME))
+                open_flags.append(True)
+        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
+        # A branch from a replay starts from the source game's past events (TableSpec docs).
+        past = (spec.branched_from or {}).get("events")
+        if past is not None:
+            past = [msgspec.convert(e, game.event_type) if isinstance(e, dict) else e for e in past]
+        try:
+            table = Table(game, config, seats, seed, setup_events=past)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+        table_id = self._new_id()
+        room = _Room(table_id, game, table, spec)
+        room.open = open_flags
+        room.creator = who.id
+        if who.guest:
+            room.guests.update(h for h in room.holders if h == who.id)
+        if spec.private:
+            room.invite_code = self._new_code()
+            self._codes[room.invite_code] = table_id
+            room.invited.add(who.id)
+        # Without a durable log the commitment uses an in-memory salt; with one, the log's.
+        room.commitment = commitment(seed, secrets.token_bytes(16))
+        self._rooms[table_id] = room
+        log.info("table created id=%s game=%s by=%s", table_id, game.id, who.id)
+        if not any(room.open):
+            self._start(room)
+        self._lobby_changed()
+        return table_id
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self._rooms and (
+                self._store is None or not self._store.exists(table_id)
+            ):
+                return table_id
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            if code not in self._codes:
+                return code
+
+    async def join_private(self, code: str, who: Identity) -> str:
+        table_id = self._codes.get(code.strip().upper())
+        if table_id is None or table_id not in self._rooms:
+            raise ValueError("No table has that invite code.")
+        self._rooms[table_id].invited.add(who.id)
+        self._lobby_changed()
+        return table_id
+
+    async def take_seat(self, table_id: str, seat: int, who: Identity) -> None:
+        room = self._room(table_id)
+        if not self._visible(room, who):
+            raise ValueError(f"There is no table {table_id!r}.")
+        if not 0 <= seat < len(room.holders):
+            raise ValueError(f"There is no seat {seat + 1} at this table.")
+        if room.holders[seat] == who.id:
+            self._back(room, who.id)
+            return
+        if not room.open[seat]:
+            raise ValueError(f"Seat {seat + 1} is taken.")
+        if room.status == "finished":
+            raise ValueError("This race is over.")
+        room.holders[seat] = who.id
+        room.open[seat] = False
+        room.table.seats[seat] = Seat(name=clean_nickname(who.nickname), identity=who.id)
+        if who.guest:
+            room.guests.add(who.id)
+        self._back(room, who.id)
+        if room.status == "waiting" and not any(room.open):
+            self._start(room)
+        self._table_changed(room)
+
+    async def leave(self, table_id: str, who: Identity) -> None:
+        room = self._room(table_id)
+        seats = room.seat_of(who.id)
+        if not seats:
+            return
+        if who.guest or who.id in room.guests or room.status == "waiting":
+            for s in seats:
+                room.holders[s] = None
+                room.open[s] = True
+                room.table.seats[s] = Seat(name=OPEN_NAME)
+            room.away_since.pop(who.id, None)
+            self._notice(room, f"{who.nickname} left the table.")
+            self._save_meta(room)
+        else:
+            self._away(room, who.id, who.nickname)
+        self._table_changed(room)
+        self._drop_if_abandoned(room)
+
+    def _start(self, room: _Room) -> None:
+        room.status = "running"
+        room.step_time = self.clock()
+        if self._store is not None:
+            try:
+                room.commitment = self._store.start(room)
+            except OSError as err:
+                self._break(room, err)
+        self._kick(room)
+
+    # ------------------------------------------------------------------ viewers
+
+    def watch(self, table_id: str, who: Identity, seat: int | None) -> _Watch:
+        room = self._room(table_id)
+        if not self._visible(room, who):
+            raise ValueError(f"There is no table {table_id!r}.")
+        if seat is not None and (not 0 <= seat < len(room.holders) or room.holders[seat] != who.id):
+            raise ValueError(f"You do not hold seat {seat + 1} at this table.")
+        w = _Watch(self, room, who, seat)
+        events: list[Any] = []
+        for step in room.table.history:
+            events += _redacted(room.game, step.events, seat)
+        w.put(
+            Welcome(
+                table=self._info(room),
+                seat=seat,
+                config=room.table.config,
+                events=events,
+                state_id=room.table.state_id,
+            )
+        )
+        room.watchers.append(w)
+        if who.id in room.holders:
+            self._back(room, who.id)
+        if seat is None:
+            self._table_changed(room)
+        self._kick(room)
+        return w
+
+    def _forget(self, w: _Watch) -> None:
+        room = w.room
+        if w in room.watchers:
+            room.watchers.remove(w)
+        ident = w.who.id
+        if ident in room.holders and not any(x.who.id == ident for x in room.watchers):
+            if w.who.guest and room.status != "finished":
+                # Guests keep no seat: it opens for anyone (its bot plays meanwhile).
+                for s in room.seat_of(ident):
+                    room.holders[s] = None
+                    room.open[s] = True
+                    room.table.seats[s] = Seat(name=OPEN_NAME)
+                self._notice(room, f"{w.who.nickname} left the table.")
+                self._save_meta(room)
+            elif room.status != "finished":
+                self._away(room, ident, w.who.nickname)
+        self._table_changed(room)
+        self._drop_if_abandoned(room)
+
+    def _away(self, room: _Room, ident: str, nickname: str) -> None:
+        if ident not in room.away_since:
+            room.away_since[ident] = self.clock()
+            self._notice(room, f"{clean_nickname(nickname)} is away.")
+            self._kick(room)
+
+    def _back(self, room: _Room, ident: str) -> None:
+        if room.away_since.pop(ident, None) is not None:
+            names = {room.table.seats[s].name for s in room.seat_of(ident)}
+            self._notice(room, f"{', '.join(sorted(names))} is back.")
+            self._table_changed(room)
+            self._kick(room)
+
+    def _broadcast(self, room: _Room, make: Callable[[int | None], Update | None]) -> None:
+        cache: dict[int | None, Update | None] = {}
+        for w in list(room.watchers):
+            if w.seat not in cache:
+                cache[w.seat] = make(w.seat)
+            item = cache[w.seat]
+            if item is not None:
+                w.put(item)
+
+    def _notice(self, room: _Room, text: str) -> None:
+        note = Notice(text=text)
+        self._broadcast(room, lambda _seat: note)
+
+    def _table_changed(self, room: _Room) -> None:
+        msg = TableChanged(table=self._info(room))
+        self._broadcast(room, lambda _seat: msg)
+        self._lobby_changed()
+
+    # ------------------------------------------------------------------ actions
+
+    async def submit(
+        self, table_id: str, who: Identity, seat: int, action: Any, state_id: int
+    ) -> None:
+        room = self._room(table_id)
+        if not 0 <= seat < len(room.holders) or room.holders[seat] != who.id:
+            raise NotYourTurn(f"You do not hold seat {seat + 1} at this table.")
+        if room.status == "waiting":
+            raise NotYourTurn("The race starts when every seat is taken.")
+        self._back(room, who.id)
+        self._accept(room, seat, action, state_id)
+
+    def _accept(self, room: _Room, seat: int, action: Any, state_id: int | None) -> Step:
+        if room.broken is not None:
+            raise GameOver(f"This table stopped: {room.broken}")
+        if room.status == "finished":
+            raise GameOver("The race is over; no more moves can be made.")
+        step = room.table.submit(seat, action, state_id)
+        # Durable first: a broadcast the log does not hold could be lost by a crash.
+        if self._store is not None:
+            try:
+                self._store.append(room, step)
+            except OSError as err:
+                self._break(room, err)
+                raise GameOver(f"This table stopped: {room.broken}") from None
+        room.step_time = self.clock()
+        pending = list(room.table.pending())
+        self._broadcast(
+            room,
+            lambda s: StepUpdate(
+                state_id=step.state_id,
+                seat=step.seat,
+                events=_redacted(room.game, step.events, s),
+                pending=pending,
+            ),
+        )
+        if room.table.result() is not None:
+            self._finish(room)
+        self._kick(room)
+        return step
+
+    def _finish(self, room: _Room) -> None:
+        room.status = "finished"
+        if self._store is not None:
+            try:
+                room.replay_id = self._store.finish(room)
+            except OSError as err:
+                log.error("table %s: could not save the replay: %s", room.id, err)
+        result = room.table.result()
+        if result is not None:
+            self._notice(room, f"The race is over: {result.summary}.")
+        self._table_changed(room)
+        with contextlib.suppress(RuntimeError):  # no running loop: kept until restart
+            asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, room.id)
+
+    def _drop_if_abandoned(self, room: _Room) -> None:
+        """A table that never started and that nobody holds or watches any more goes away."""
+        if room.status == "waiting" and not room.watchers and all(h is None for h in room.holders):
+            self._rooms.pop(room.id, None)
+            if room.invite_code is not None:
+                self._codes.pop(room.invite_code, None)
+            self._lobby_changed()
+
+    def _drop_room(self, table_id: str) -> None:
+        room = self._rooms.get(table_id)
+        if room is None or room.status != "finished":
+            return
+        if room.watchers:  # someone is still looking at the result: ask again later
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, table_id)
+            return
+        self._rooms.pop(table_id, None)
+        if room.invite_code is not None:
+            self._codes.pop(room.invite_code, None)
+        self._lobby_changed()
+
+    def _save_meta(self, room: _Room) -> None:
+        if self._store is not None:
+            try:
+                self._store.update_meta(room)
+            except OSError as err:
+                self._break(room, err)
+
+    def _break(self, room: _Room, err: OSError) -> None:
+        # A failed fsync may have lost pages; never retry it (fsyncgate). Stop the table.
+        room.broken = f"the table log could not be saved ({err.strerror or err})."
+        log.error("table %s: durable log failed, table stopped: %s", room.id, err)
+        self._notice(room, f"This table stopped: {room.broken}")
+
+    async def hint(self, table_id: str, who: Identity, seat: int, bot: str | None) -> Any:
+        room = self._room(table_id)
+        if not 0 <= seat < len(room.holders) or room.holders[seat] != who.id:
+            raise NotYourTurn(f"You do not hold seat {seat + 1} at this table.")
+        try:
+            return room.table.suggest(seat, bot)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+
+    async def chat(self, table_id: str, who: Identity, text: str) -> None:
+        room = self._room(table_id)
+        if not self._visible(room, who):
+            raise ValueError(f"There is no table {table_id!r}.")
+        line = clean_chat(text)
+        if not line:
+            raise ValueError("Say something with at least one visible character.")
+        now = self.clock()
+        times = room.chat_times.setdefault(who.id, deque())
+        while times and now - times[0] > self.chat_window:
+            times.popleft()
+        if len(times) >= self.chat_burst:
+            raise ValueError("You are sending messages too fast; wait a few seconds.")
+        times.append(now)
+        seats = room.seat_of(who.id)
+        msg = ChatLine(
+            nickname=clean_nickname(who.nickname), text=line, seat=seats[0] if seats else None
+        )
+        self._broadcast(room, lambda _seat: msg)
+
+    # ------------------------------------------------------------------ automatic play
+
+    def _kick(self, room: _Room) -> None:
+        """Wake the table's scheduler (starting it if this is the first time in a loop)."""
+        room.wake.set()
+        if room.task is None or room.task.done():
+            if room.status != "running" or self._closing:
+                return
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # no loop yet: `start()` or the first async call will kick it
+            # An empty context: the scheduler must not inherit a Textual app's context vars.
+            room.task = loop.create_task(self._run_room(room), context=contextvars.Context())
+
+    def _next_auto(self, room: _Room) -> tuple[float, int, str] | None:
+        """The earliest automatic action: (deadline, seat, reason) or None."""
+        if room.status != "running" or room.broken is not None:
+            return None
+        best: tuple[float, int, str] | None = None
+        spec = room.spec
+        bot_delay = spec.bot_delay if spec.bot_delay is not None else self.bot_delay
+        grace = spec.away_grace if spec.away_grace is not None else self.away_grace
+        timer = spec.turn_timer if spec.turn_timer is not None else self.turn_timer
+        for seat in room.table.pending():
+            holder = room.holders[seat]
+            if room.table.seats[seat].is_bot or room.open[seat]:
+                cand = (room.step_time + bot_delay, seat, "bot")
+            elif holder in room.away_since:
+                since = room.away_since[holder]
+                cand = (max(since + grace, room.step_time + bot_delay), seat, "away")
+            elif timer is not None:
+                cand = (room.step_time + timer, seat, "timer")
+            else:
+                continue
+            if best is None or cand[0] < best[0]:
+                best = cand
+        return best
+
+    async def _run_room(self, room: _Room) -> None:
+        while not self._closing and room.status == "running":
+            room.wake.clear()
+            nxt = self._next_auto(room)
+            if nxt is None:
+                await room.wake.wait()
+                continue
+            deadline, seat, reason = nxt
+            delay = deadline - self.clock()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(room.wake.wait(), timeout=delay)
+                    continue  # something changed: look again
+                except TimeoutError:
+                    pass
+            if self._next_auto(room) != nxt:
+                continue
+            try:
+                self._auto_play(room, seat, reason)
+            except IllegalAction as err:
+                log.warning("table %s: automatic play for seat %d refused: %s", room.id, seat, err)
+                if room.broken is not None:
+                    return
+                await asyncio.sleep(max(0.05, self.bot_delay))
+            except Exception:
+                log.exception("table %s: bot crashed; table paused", room.id)
+                room.broken = "a bot crashed; the table is paused."
+                self._notice(room, f"This table stopped: {room.broken}")
+                return
+            await asyncio.sleep(0)
+
+    def _auto_play(self, room: _Room, seat: int, reason: str) -> None:
+        table = room.table
+        if reason == "bot":
+            action = table.suggest(seat, table.seats[seat].bot)
+        else:
+            action = table.suggest(seat, None)
+        name = table.seats[seat].name
+        self._accept(room, seat, action, table.state_id)
+        if reason == "timer":
+            self._notice(room, f"Time ran out: the bot played for {name}.")
+        elif reason == "away":
+            self._notice(room, f"{name} is away: the bot played for them.")
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Start the schedulers of restored tables (call once inside the running loop)."""
+        for room in self._rooms.values():
+            self._kick(room)
+
+    async def close(self, message: str = "The server is shutting down.") -> None:
+        """Stop all tables: tell every viewer, end their streams, flush and close the logs."""
+        self._closing = True
+        for room in self._rooms.values():
+            self._notice(room, message)
+            for w in list(room.watchers):
+                w.put(_CLOSE)
+                w.closed = True
+            room.watchers.clear()
+            if room.task is not None:
+                room.task.cancel()
+        tasks = [r.task for r in self._rooms.values() if r.task is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._store is not None:
+            self._store.close_all()
+        self._lobby_changed()
+
+    def _adopt_restored(self, restored: Any) -> None:
+        """Take a table back from its durable log (see `net.persist.Restored`)."""
+        room = _Room(restored.table_id, restored.game, restored.table, restored.spec)
+        room.holders = list(restored.holders)
+        room.guests = set()
+        room.open = [False] * len(room.holders)
+        room.creator = restored.creator
+        room.invite_code = restored.invite_code
+        room.invited = set(restored.invited)
+        room.commitment = restored.commitment
+        room.status = "running"
+        room.step_time = self.clock()
+        # Nobody is watching after a restart: every human is away until they come back.
+        now = self.clock()
+        for h in room.holders:
+            if h is not None:
+                room.away_since[h] = now
+        if room.invite_code:
+            self._codes[room.invite_code] = room.id
+        self._rooms[room.id] = room
+        if room.table.result() is not None:
+            room.status = "finished"
+
+
+_NETWORK_FLOORS = {"bot_delay": 0.2, "turn_timer": 10.0, "away_grace": 10.0}
+
+
+def _network_spec(spec: TableSpec) -> TableSpec:
+    """A table spec made safe for a shared server (see `LocalHub`'s ``network``)."""
+    changes: dict[str, Any] = {"seed": None}
+    for name, floor in _NETWORK_FLOORS.items():
+        value = getattr(spec, name)
+        if value is not None and value < floor:
+            changes[name] = floor
+    return msgspec.structs.replace(spec, **changes)
+
+
+def _redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:
+    out = []
+    for event in events:
+        r = game.redact(event, seat)
+        if r is not None:
+            out.append(r)
+    return out
+
+
+def _summary(options: Mapping[str, Any]) -> str:
+    if not options:
+        return "standard rules"
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(options.items()))

@@ -1,0 +1,253 @@
+"""Durable table logs for the hub: write before broadcast, restore at start.
+
+Owns the files of live tables under ``DATA/tables/``: ``ID.log`` (the table's replay-format log,
+`replays.log.LogWriter`: header with the seed's commitment, one fsynced commit per accepted
+action, written before the hub broadcasts it), ``ID.seed`` (the secret seed, 0600, fsynced at
+creation — the log header only carries the commitment) and ``ID.meta`` (who holds which seat,
+invite code, table options; replaced atomically). At start every unfinished log is restored
+with `replays.recover.restore_table` (re-simulated from the seed, torn tail cut), so a table
+comes back exactly as last acknowledged. A finished table's log gets its end record (the seed
+revealed) and is published, verified, into ``DATA/replays/`` (`replays.store.publish_log`).
+
+Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from core.game import Game, IllegalAction, Seat, Step
+from net.hub import TableSpec
+from replays.errors import LogBroken, ReplayError
+from replays.log import LogWriter
+from replays.log import fsync_dir as _fsync_dir
+from replays.reader import read_file_bytes, read_replay
+from replays.recover import restore_table
+from replays.store import replay_name
+from replays.verify import verify
+
+__all__ = ["Restored", "TableStore", "fsync_dir", "write_private"]
+
+log = logging.getLogger("speedway.persist")
+
+
+class Meta(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    game: str
+    spec: TableSpec
+    seats: list[Seat]
+    holders: list[str | None]
+    creator: str = ""
+    invite_code: str | None = None
+    invited: list[str] = []
+
+
+class Restored(msgspec.Struct, kw_only=True):
+    table_id: str
+    game: Any
+    table: Any
+    spec: TableSpec
+    holders: list[str | None]
+    creator: str
+    invite_code: str | None
+    invited: list[str]
+    commitment: str
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically with mode 0600 (temp file, fsync, rename, dir fsync)."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+class TableStore:
+    """The ``tables/`` folder of one data dir (one `LogWriter` per live table).
+
+    Every failure to write raises ``OSError`` (a `LogBroken` is turned into one): the hub stops
+    that table and never retries (a failed fsync may have lost pages).
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self.root = Path(data_dir) / "tables"
+        self.replays = Path(data_dir) / "replays"
+        self._writers: dict[str, LogWriter] = {}
+
+    def exists(self, table_id: str) -> bool:
+        return (self.root / f"{table_id}.log").exists()
+
+    # ---------------------------------------------------------------- writing
+
+    def _meta(self, room: Any) -> Meta:
+        return Meta(
+            table_id=room.id,
+            game=room.game.id,
+            spec=msgspec.structs.replace(room.spec, branched_from=_without_events(room.spec)),
+            seats=list(room.table.seats),
+            holders=list(room.holders),
+            creator=room.creator,
+            invite_code=room.invite_code,
+            invited=sorted(room.invited),
+        )
+
+    def start(self, room: Any) -> str:
+        """A table starts: seed (0600), meta and the log (header + setup), all fsynced.
+
+        Returns the commitment to the seed written in the log's header.
+        """
+        self.root.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.root, 0o700)
+        write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
+        write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
+        try:
+            writer = LogWriter.create(
+                self.root / f"{room.id}.log",
+                room.table,
+                fsync=True,
+                branched_from=room.spec.branched_from,
+            )
+        except LogBroken as err:
+            raise OSError(str(err)) from None
+        self._writers[room.id] = writer
+        return writer.commitment
+
+    def update_meta(self, room: Any) -> None:
+        if room.id in self._writers:
+            write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
+
+    def append(self, room: Any, step: Step) -> None:
+        """One accepted action, durable before it is broadcast (raises OSError: table stops)."""
+        writer = self._writers.get(room.id)
+        if writer is None:
+            return
+        try:
+            writer.append(step)
+        except LogBroken as err:
+            raise OSError(str(err)) from None
+
+    def finish(self, room: Any) -> str | None:
+        """The game ended: end record (seed revealed), publish the verified replay, tidy up.
+
+        Returns the replay id (`ssh host replay ID`), or None if it could not be published
+        (then the finished log stays in ``tables/`` for a person to look at).
+        """
+        writer = self._writers.pop(room.id, None)
+        result = room.table.result()
+        if writer is None or result is None:
+            return None
+        try:
+            writer.finish(result, room.table.seed)
+            path = publish(writer.path, self.replays, room.game)
+        except (LogBroken, ReplayError, OSError) as err:
+            log.error("table %s: the finished replay could not be saved: %s", room.id, err)
+            return None
+        for ext in ("seed", "meta"):
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{room.id}.{ext}").unlink()
+        fsync_dir(self.root)
+        return path.stem
+
+    def close_all(self) -> None:
+        for writer in self._writers.values():
+            with contextlib.suppress(LogBroken, ValueError, OSError):
+                writer.close()
+        self._writers.clear()
+
+    # ---------------------------------------------------------------- restoring
+
+    def restore_all(self, find_game: Callable[[str], Game]) -> Iterator[Restored]:
+        if not self.root.is_dir():
+            return
+        for path in sorted(self.root.glob("*.log")):
+            table_id = path.stem
+            try:
+                restored = self._restore(table_id, find_game)
+            except (OSError, ValueError, msgspec.DecodeError, IllegalAction, ReplayError) as err:
+                log.error("table %s could not be restored: %s", table_id, err)
+                continue
+            except LogBroken as err:
+                log.error("table %s could not be reopened: %s", table_id, err)
+                continue
+            if restored is not None:
+                yield restored
+
+    def _restore(self, table_id: str, find_game: Callable[[str], Game]) -> Restored | None:
+        meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=Meta)
+        seed = int((self.root / f"{table_id}.seed").read_text().strip())
+        game = find_game(meta.game)
+        table, writer = restore_table(self.root / f"{table_id}.log", seed, game, fsync=True)
+        if writer.finished:
+            # Finished but not yet published (a crash in between): publish it now.
+            try:
+                publish(writer.path, self.replays, game)
+            except (ReplayError, OSError) as err:
+                log.error("table %s: the finished replay could not be saved: %s", table_id, err)
+            return None
+        self._writers[table_id] = writer
+        return Restored(
+            table_id=table_id,
+            game=game,
+            table=table,
+            spec=meta.spec,
+            holders=meta.holders,
+            creator=meta.creator,
+            invite_code=meta.invite_code,
+            invited=meta.invited,
+            commitment=writer.commitment,
+        )
+
+
+def publish(log_path: Path, folder: Path, game: Game) -> Path:
+    """Move a finished, verified table log into the replays ``folder`` atomically.
+
+    Like `replays.store.publish_log`, but with the game given (tests' games are not in the
+    registry): copy the whole records, fsync, rename into place, fsync the folder, remove the log.
+    """
+    data = read_file_bytes(log_path)
+    replay = read_replay(data, game, path=log_path)
+    if replay.end is None:
+        raise ReplayError(f"The table log {log_path.name} has not finished, so it is no replay.")
+    data = data[: replay.scan.good_end]
+    report = verify(replay)
+    if not report.ok:
+        raise ReplayError(f"The table log {log_path.name} does not verify: {report.message}")
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / replay_name(replay.header.game, replay.header.created, data)
+    partial = final.with_name(final.name + ".partial")
+    with open(partial, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, final)
+    _fsync_dir(folder)
+    log_path.unlink()
+    _fsync_dir(log_path.parent)
+    return final
+
+
+def _without_events(spec: TableSpec) -> dict[str, Any] | None:
+    """The meta file keeps where a branch came from, not its past (that is the log's step 0)."""
+    if spec.branched_from is None:
+        return None
+    return {k: v for k, v in spec.branched_from.items() if k != "events"}

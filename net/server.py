@@ -1,0 +1,920 @@
+"""`speedway serve`: the asyncssh server that runs one Speedway app per SSH session.
+
+Owns the SSH side of the hub (DESIGN.md "Table, hub, server"; STYLE.md #13-16): the host key
+(generated once into ``DATA/keys/``, 0600, never silently replaced), identity (the client key's
+SHA-256 fingerprint, bound after auth, plus a nickname chosen on the first visit), guests
+(``--allow-guests``: keyboard-interactive without a password, no seat reservation), the
+non-interactive commands ``replays`` and ``replay ID``, and the chain of guards around each
+session, sshd-style:
+
+* pre-auth: a cap on concurrent unauthenticated connections, a per-source connection rate
+  limit, a login grace time, an auth-attempt cap; a neutral version string; no agent, X11,
+  TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line editor off);
+* per session: a PTY is required for play; terminal size clamped (0x0 handled); keepalive;
+  idle timeout; an input rate limit; a bounded output buffer (a client that stops reading is
+  dropped and keeps its seat); at most ``max_sessions`` apps (a friendly "full" line beyond),
+  at most 4 app start-ups at once; an exception barrier that ends only that session;
+* one structured log line per connect, auth failure and disconnect;
+* SIGTERM/SIGINT: stop accepting, tell players, flush and fsync the table logs, close.
+
+The app itself is injected (``app_factory``): net never imports tui.
+
+Must not: import tui, do rules, or write table files itself (that is `net.local_hub`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import gc
+import io
+import logging
+import os
+import re
+import secrets
+import signal
+import stat
+import sys
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import msgspec
+
+from net.hub import Identity
+from net.local_hub import LocalHub
+from net.players import PlayerBook
+from net.sanitize import clean_for_log, nickname_error
+from net.ssh_driver import SSHDriver, clamp_size
+
+__all__ = ["AppFactory", "Limits", "SpeedwayServer", "load_or_create_host_key", "serve"]
+
+log = logging.getLogger("speedway.server")
+
+AppFactory = Callable[..., Any]
+"""``app_factory(hub=, identity=, driver_class=, data_dir=) -> textual.app.App``."""
+
+SERVER_VERSION = "Server"  # neutral: no software name or version on the wire
+_REPLAY_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
+_SAFE_ALGS = (
+    "aes256-gcm@openssh.com",
+    "aes128-gcm@openssh.com",
+    "aes256-ctr",
+    "aes192-ctr",
+    "aes128-ctr",
+)
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """Every guard's number in one place (defaults from shared/notes/ssh-textual.md §7)."""
+
+    max_sessions: int = 100
+    max_startups: int = 10  # concurrent unauthenticated connections (sshd MaxStartups)
+    per_source_per_minute: int = 30  # new connections per source address per minute
+    max_auth_attempts: int = 6
+    login_grace: float = 30.0
+    keepalive_interval: float = 30.0
+    keepalive_count: int = 3
+    idle_timeout: float = 30 * 60.0
+    input_burst: int = 256 * 1024  # bytes a client may send at once (pastes)
+    input_rate: int = 16 * 1024  # bytes per second sustained
+    output_buffer: int = 512 * 1024
+    max_app_starts: int = 4
+    app_start_timeout: float = 20.0
+    prompt_timeout: float = 120.0
+    shutdown_grace: float = 3.0
+
+
+# ---------------------------------------------------------------------------- host key
+
+
+def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The server's host key from ``DATA/keys/``; created once (0600), never replaced.
+
+    A key file that is unreadable, invalid or readable by others is refused with one sentence:
+    clients pin the host key, so replacing it silently would look like an attack to them.
+    """
+    keys = Path(data_dir) / "keys"
+    path = keys / "ssh_host_ed25519_key"
+    if path.exists():
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise ValueError(
+                f"The host key {path} is readable by others (mode {mode:o}); "
+                "run `chmod 600` on it and start again."
+            )
+        try:
+            return asyncssh.read_private_key(str(path))
+        except (OSError, asyncssh.KeyImportError) as err:
+            raise ValueError(
+                f"The host key {path} cannot be read ({err}); fix or move it away "
+                "(Speedway never replaces a host key silently)."
+            ) from None
+    keys.mkdir(parents=True, exist_ok=True)
+    os.chmod(keys, 0o700)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, key.export_private_key())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    (keys / "ssh_host_ed25519_key.pub").write_bytes(key.export_public_key())
+    from net.persist import fsync_dir
+
+    fsync_dir(keys)
+    log.info("event=host_key_created path=%s", path)
+    return key
+
+
+# ---------------------------------------------------------------------------- colour
+
+
+def _color_system(term: str, colorterm: str) -> Any:
+    """Pitfall 5: each session's colour depth comes from its own TERM, not the server's."""
+    from rich.color import ColorSystem
+
+    if colorterm.lower() in ("truecolor", "24bit") or term.endswith("-direct"):
+        return ColorSystem.TRUECOLOR
+    if "256" in term:
+        return ColorSystem.EIGHT_BIT
+    return ColorSystem.STANDARD
+
+
+# ---------------------------------------------------------------------------- server
+
+
+class SpeedwayServer:
+    """The listening server: shared hub, guards, sessions. Use `start`, then `shutdown`."""
+
+    def __init__(
+        self,
+        hub: LocalHub,
+        app_factory: AppFactory,
+        *,
+        host_key: asyncssh.SSHKey,
+        data_dir: Path | None,
+        limits: Limits | None = None,
+        allow_guests: bool = False,
+        players: PlayerBook | None = None,
+    ) -> None:
+        self.hub = hub
+        self.app_factory = app_factory
+        self.host_key = host_key
+        self.data_dir = data_dir
+        self.limits = limits or Limits()
+        self.allow_guests = allow_guests
+        self.players = players if players is not None else PlayerBook(data_dir)
+        self.unauthenticated = 0
+        self.sessions: set[_Session] = set()
+        self.app_sessions = 0
+        self._sources: OrderedDict[str, deque[float]] = OrderedDict()
+        self._startups: asyncio.Semaphore | None = None
+        self._listener: Any = None
+        self._watchdog: asyncio.Task[None] | None = None
+        self.closing = False
+        self.port = 0
+
+    @property
+    def startups(self) -> asyncio.Semaphore:
+        if self._startups is None:
+            self._startups = asyncio.Semaphore(self.limits.max_app_starts)
+        return self._startups
+
+    async def start(self, host: str, port: int) -> int:
+        lim = self.limits
+        self._listener = await asyncssh.create_server(
+            lambda: _Connection(self),
+            host,
+            port,
+            server_host_keys=[self.host_key],
+            server_version=SERVER_VERSION,
+            login_timeout=lim.login_grace,
+            keepalive_interval=lim.keepalive_interval,
+            keepalive_count_max=lim.keepalive_count,
+            encryption_algs=list(_SAFE_ALGS),
+            compression_algs=None,
+            gss_host=None,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            line_editor=False,
+            encoding=None,
+            window=256 * 1024,
+        )
+        sockets = self._listener.sockets
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        await self.hub.start()
+        self._watchdog = asyncio.get_running_loop().create_task(
+            self._watch_idle(), context=contextvars.Context()
+        )
+        return self.port
+
+    # ------------------------------------------------------------ pre-auth guards
+
+    def admit(self, addr: str) -> str | None:
+        """Why a new connection from ``addr`` is refused, or None to let it in."""
+        if self.closing:
+            return "shutting_down"
+        now = time.monotonic()
+        hits = self._sources.get(addr)
+        if hits is None:
+            hits = self._sources[addr] = deque()
+            while len(self._sources) > 4096:  # bounded memory: forget the oldest source
+                self._sources.popitem(last=False)
+        else:
+            self._sources.move_to_end(addr)
+        while hits and now - hits[0] > 60.0:
+            hits.popleft()
+        if len(hits) >= self.limits.per_source_per_minute:
+            return "rate_limited"
+        hits.append(now)
+        if self.unauthenticated >= self.limits.max_startups:
+            return "too_many_unauthenticated"
+        return None
+
+    async def _watch_idle(self) -> None:
+        period = max(0.05, min(30.0, self.limits.idle_timeout / 4))
+        while True:
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            for session in list(self.sessions):
+                if now - session.last_input > self.limits.idle_timeout:
+                    session.drop("idle", "You were idle too long; your seat is kept.")
+
+    # ------------------------------------------------------------ shutdown
+
+    async def shutdown(self, message: str = "The server is shutting down.") -> None:
+        """Stop accepting, tell players, flush and fsync the logs, close every session."""
+        if self.closing:
+            return
+        self.closing = True
+        log.info("event=shutdown sessions=%d", len(self.sessions))
+        if self._listener is not None:
+            self._listener.close()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        await self.hub.close(message)
+        for session in list(self.sessions):
+            session.drop("shutdown", f"{message} Your seat is kept; come back later.")
+        deadline = time.monotonic() + self.limits.shutdown_grace
+        while self.sessions and time.monotonic() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        for session in list(self.sessions):
+            session.close_connection()
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._listener.wait_closed(), 2.0)
+
+
+class _Connection(asyncssh.SSHServer):
+    """One TCP connection: admission, authentication, identity, one session at most."""
+
+    def __init__(self, server: SpeedwayServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.authed = False
+        self.counted = False
+        self.refused: str | None = None
+        self.attempts = 0
+        self.key: asyncssh.SSHKey | None = None
+        self.guest = False
+        self.username = ""
+        self.identity_id = ""
+        self.sessions = 0
+        self.started = time.monotonic()
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.peer = f"{peer[0]}:{peer[1]}"
+        reason = self.server.admit(str(peer[0]))
+        client = clean_for_log(str(conn.get_extra_info("client_version") or ""))
+        if reason is not None:
+            self.refused = reason
+            log.warning("event=refused peer=%s reason=%s", self.peer, reason)
+            asyncio.get_running_loop().call_soon(conn.close)
+            return
+        self.server.unauthenticated += 1
+        self.counted = True
+        log.info("event=connect peer=%s client=%s", self.peer, client or "-")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted and not self.authed:
+            self.server.unauthenticated -= 1
+            self.counted = False
+            if self.refused is None:
+                log.warning(
+                    "event=auth_failure peer=%s user=%s attempts=%d reason=%s",
+                    self.peer,
+                    clean_for_log(self.username) or "-",
+                    self.attempts,
+                    clean_for_log(str(exc)) if exc else "closed",
+                )
+        if self.refused is None:
+            log.info(
+                "event=disconnect peer=%s identity=%s seconds=%.1f reason=%s",
+                self.peer,
+                self.identity_id or "-",
+                time.monotonic() - self.started,
+                clean_for_log(str(exc), 120) if exc else "closed",
+            )
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return True
+
+    def _count_attempt(self) -> bool:
+        self.attempts += 1
+        if self.attempts > self.server.limits.max_auth_attempts:
+            self.refused = None
+            if self.conn is not None:
+                asyncio.get_running_loop().call_soon(self.conn.close)
+            return False
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for the unsigned probe and again for the signed attempt; asyncssh checks the
+        # signature only after we say yes, so the identity is bound in auth_completed to the
+        # key of the *last* validation (probe key A, sign with key B => identity B).
+        if not self._count_attempt():
+            return False
+        self.key = key
+        self.guest = False
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.server.allow_guests
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        if not self.server.allow_guests or not self._count_attempt():
+            return False
+        self.guest = True
+        self.key = None
+        return True
+
+    def auth_completed(self) -> None:
+        self.authed = True
+        if self.counted:
+            self.server.unauthenticated -= 1
+            self.counted = False
+        if self.key is not None and not self.guest:
+            self.identity_id = self.key.get_fingerprint("sha256")
+        else:
+            self.guest = True
+            self.identity_id = "guest:" + secrets.token_hex(6)
+        log.info("event=auth peer=%s identity=%s guest=%s", self.peer, self.identity_id, self.guest)
+
+    def session_requested(self) -> Any:
+        if not self.authed or self.sessions >= 1:
+            return False  # one session per connection (sshd MaxSessions 1)
+        self.sessions += 1
+        return _Session(self)
+
+
+class SessionHub:
+    """The hub as one SSH session sees it: every call goes to the shared hub, and the watches
+    this session opened are closed when it ends (so its seats turn "away" even if the app
+    never closed them itself)."""
+
+    def __init__(self, hub: LocalHub) -> None:
+        self._hub = hub
+        self._watches: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hub, name)
+
+    def watch(self, table_id: str, who: Identity, seat: int | None) -> Any:
+        w = self._hub.watch(table_id, who, seat)
+        self._watches = [x for x in self._watches if not x.closed]
+        self._watches.append(w)
+        return w
+
+    async def close_watches(self) -> None:
+        for w in self._watches:
+            await w.close()
+        self._watches.clear()
+
+
+class _LinePrompt:
+    """A one-line editor over raw PTY bytes (before any app runs): echo, backspace, Enter."""
+
+    def __init__(self, write: Callable[[bytes], None], limit: int = 32) -> None:
+        self._write = write
+        self._limit = limit
+        self._buf: list[str] = []
+        self._escape = 0
+        self.done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+    def feed(self, data: bytes) -> None:
+        for byte in data:
+            if self.done.done():
+                return
+            if self._escape == 1:
+                self._escape = 2 if byte in (0x5B, 0x4F) else 0  # CSI / SS3
+                continue
+            if self._escape == 2:
+                if 0x40 <= byte <= 0x7E:
+                    self._escape = 0
+                continue
+            if byte == 0x1B:
+                self._escape = 1
+            elif byte in (0x0D, 0x0A):
+                self._write(b"\r\n")
+                self.done.set_result("".join(self._buf))
+            elif byte in (0x03, 0x04):  # Ctrl+C, Ctrl+D
+                self._write(b"\r\n")
+                self.done.set_result(None)
+            elif byte in (0x7F, 0x08):
+                if self._buf:
+                    self._buf.pop()
+                    self._write(b"\b \b")
+            elif 0x20 < byte < 0x7F and len(self._buf) < self._limit:
+                self._buf.append(chr(byte))
+                self._write(bytes([byte]))
+
+    def cancel(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One SSH channel: an exec command, or the nickname prompt and then one app."""
+
+    def __init__(self, conn: _Connection) -> None:
+        self.conn = conn
+        self.server = conn.server
+        self.chan: Any = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.command: str | None = None
+        self.driver: SSHDriver | None = None
+        self.app: Any = None
+        self.prompt: _LinePrompt | None = None
+        self.pending_input = bytearray()
+        self.task: asyncio.Task[None] | None = None
+        self.last_input = time.monotonic()
+        self.ended = False
+        self.counted_app = False
+        self.drop_reason: str | None = None
+        self.drop_message: str | None = None
+        self._tokens = float(self.server.limits.input_burst)
+        self._token_time = time.monotonic()
+        self._dropped_input = 0
+        self._writable = asyncio.Event()
+        self._writable.set()
+
+    # ------------------------------------------------------------ asyncssh callbacks
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=self.server.limits.output_buffer)
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], modes: Any
+    ) -> bool:
+        self.term = term_type or "xterm"
+        self.size = clamp_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info(
+            "event=refused_subsystem peer=%s name=%s", self.conn.peer, clean_for_log(subsystem)
+        )
+        return False
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def signal_received(self, signal: str) -> None:
+        return None
+
+    def session_started(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), context=contextvars.Context()
+        )
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        now = time.monotonic()
+        lim = self.server.limits
+        self._tokens = min(
+            lim.input_burst, self._tokens + (now - self._token_time) * lim.input_rate
+        )
+        self._token_time = now
+        if len(data) > self._tokens:
+            if self._dropped_input == 0:
+                log.warning("event=input_rate_limited peer=%s", self.conn.peer)
+            self._dropped_input += len(data)
+            return
+        self._tokens -= len(data)
+        self.last_input = now
+        if self.prompt is not None:
+            self.prompt.feed(data)
+        elif self.driver is not None:
+            try:
+                self.driver.feed(data)
+            except Exception:
+                log.exception("event=session_error peer=%s where=input", self.conn.peer)
+                self.drop("error", "Something went wrong; please reconnect.")
+        elif len(self.pending_input) < 16 * 1024:
+            self.pending_input += data
+
+    def terminal_size_changed(self, width: int, height: int, pw: int, ph: int) -> None:
+        self.size = clamp_size(width, height)
+        if self.driver is not None:
+            self.driver.resize(width, height)
+
+    def eof_received(self) -> bool:
+        # `ssh HOST replays </dev/null` sends EOF at once: keep the channel half-open so the
+        # output still goes out (returning False would close it under the command).
+        if self.command is None:
+            self._end_app()
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.ended = True
+        self._end_app()
+        self._writable.set()
+        if self.task is not None and not self.task.done() and self.app is None:
+            self.task.cancel()
+
+    def pause_writing(self) -> None:
+        if self.command is not None:
+            self._writable.clear()  # a download: wait for the client to catch up
+            return
+        # A client that stopped reading: drop it rather than buffer without bound. Its seat is
+        # kept (the hub marks it away when its watch closes).
+        log.warning("event=slow_client peer=%s", self.conn.peer)
+        self.close_connection()
+
+    def resume_writing(self) -> None:
+        self._writable.set()
+
+    # ------------------------------------------------------------ helpers
+
+    def write(self, data: bytes) -> None:
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.write(data)
+
+    def line(self, text: str) -> None:
+        end = b"\r\n" if self.term is not None else b"\n"
+        self.write(text.encode("utf-8", errors="replace") + end)
+
+    def exit(self, status: int) -> None:
+        if self.chan is not None and not self.chan.is_closing():
+            self.chan.exit(status)
+
+    def close_connection(self) -> None:
+        self.ended = True
+        self._end_app()
+        if self.conn.conn is not None:
+            self.conn.conn.close()
+
+    def drop(self, reason: str, message: str) -> None:
+        """End this session politely: stop the app, then say one line and close."""
+        self.drop_reason = reason
+        self.drop_message = message
+        if self.app is not None:
+            self._end_app()
+        elif self.prompt is not None:
+            self.prompt.cancel()
+        else:
+            self.line(message)
+            self.exit(1)
+
+    def _end_app(self) -> None:
+        if self.prompt is not None:
+            self.prompt.cancel()
+        app = self.app
+        if app is not None:
+            with contextlib.suppress(Exception):
+                app.exit()
+
+    # ------------------------------------------------------------ the session's life
+
+    async def _run(self) -> None:
+        status = 0
+        try:
+            if self.command is not None:
+                status = await self._exec(self.command)
+            elif self.term is None:
+                self.line("Speedway needs a terminal: connect with `ssh -t` (or plain `ssh HOST`).")
+                status = 1
+            elif self.server.app_sessions >= self.server.limits.max_sessions:
+                self.line("Speedway is full right now; please try again in a few minutes.")
+                log.info("event=full peer=%s", self.conn.peer)
+                status = 1
+            elif self.server.closing:
+                self.line("The server is shutting down; please try again later.")
+                status = 1
+            else:
+                status = await self._interactive()
+        except asyncio.CancelledError:
+            status = 1
+        except Exception as err:  # the per-session barrier: log one line, end this session only
+            log.error(
+                "event=session_error peer=%s error=%s",
+                self.conn.peer,
+                clean_for_log(f"{type(err).__name__}: {err}", 200),
+            )
+            if self.driver is not None:
+                self.driver.restore_terminal()
+            self.line("Sorry, something went wrong on the server; please reconnect.")
+            status = 1
+        finally:
+            self.exit(status)  # closes the channel after its data; the connection stays
+            self.conn.sessions -= 1
+
+    async def _interactive(self) -> int:
+        self.server.app_sessions += 1
+        self.server.sessions.add(self)
+        try:
+            identity = await self._identify()
+            if identity is None:
+                if self.drop_message:
+                    self.line(self.drop_message)
+                return 0
+            return await self._run_app(identity)
+        finally:
+            self.server.app_sessions -= 1
+            self.server.sessions.discard(self)
+
+    async def _ask(self, question: str) -> str | None:
+        self.write(question.encode())
+        self.prompt = _LinePrompt(self.write, limit=32)
+        if self.pending_input:
+            data, self.pending_input = bytes(self.pending_input), bytearray()
+            self.prompt.feed(data)
+        try:
+            return await asyncio.wait_for(
+                asyncio.shield(self.prompt.done), self.server.limits.prompt_timeout
+            )
+        except TimeoutError:
+            self.line("")
+            self.line("No answer; goodbye.")
+            return None
+        finally:
+            self.prompt = None
+
+    async def _identify(self) -> Identity | None:
+        conn = self.conn
+        book = self.server.players
+        if not conn.guest:
+            known = book.nickname(conn.identity_id)
+            if known is not None:
+                return Identity(id=conn.identity_id, nickname=known)
+        self.line("Welcome to Speedway!" + (" (guest)" if conn.guest else ""))
+        for _ in range(5):
+            answer = await self._ask(
+                "Choose a nickname (letters, digits, '.', '_', '-'; up to 16): "
+            )
+            if answer is None or self.ended:
+                return None
+            nick = answer.strip()
+            error = nickname_error(nick)
+            if error is None and conn.guest and book.is_taken(nick):
+                error = f"The nickname {nick} belongs to a player with a key; choose another."
+            if error is None and not conn.guest:
+                error = book.bind(conn.identity_id, nick)
+            if error is None:
+                log.info("event=nickname identity=%s nickname=%s", conn.identity_id, nick)
+                return Identity(id=conn.identity_id, nickname=nick, guest=conn.guest)
+            self.line(error)
+        self.line("Too many tries; goodbye.")
+        return None
+
+    async def _run_app(self, identity: Identity) -> int:
+        first_frame = asyncio.Event()
+
+        def attach(driver: SSHDriver) -> None:
+            self.driver = driver
+            if self.pending_input:
+                data, self.pending_input = bytes(self.pending_input), bytearray()
+                asyncio.get_running_loop().call_soon(driver.feed, data)
+
+        driver_class = functools.partial(
+            SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=first_frame.set
+        )
+        hub = SessionHub(self.server.hub)
+        async with self.server.startups:  # at most N apps starting at once (pitfall 12)
+            if self.ended or self.server.closing:
+                return 1
+            app = self.server.app_factory(
+                hub=hub,
+                identity=identity,
+                driver_class=driver_class,
+                data_dir=self.server.data_dir,
+            )
+            env = self.chan.get_environment() if self.chan is not None else {}
+            with contextlib.suppress(Exception):
+                app.console._color_system = _color_system(
+                    self.term or "", str(env.get("COLORTERM", ""))
+                )
+            # Pitfall 11: no Rich traceback on the server's stderr; one log line instead.
+            app.error_console = _quiet_console()
+            self.app = app
+            run = asyncio.get_running_loop().create_task(
+                app.run_async(size=self.size, mouse=True), context=contextvars.Context()
+            )
+            waiter = asyncio.ensure_future(first_frame.wait())
+            await asyncio.wait(
+                {run, waiter},
+                timeout=self.server.limits.app_start_timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            waiter.cancel()
+        try:
+            await run
+        finally:
+            await hub.close_watches()
+            if self.driver is not None:
+                self.driver.restore_terminal()
+            self.app = None
+        error = getattr(app, "_exception", None)
+        if error is not None:
+            log.error(
+                "event=app_error peer=%s identity=%s error=%s",
+                self.conn.peer,
+                identity.id,
+                clean_for_log(f"{type(error).__name__}: {error}", 200),
+            )
+            self.line("Sorry, the game screen failed; please reconnect.")
+            return 1
+        if self.drop_message:
+            self.line(self.drop_message)
+        else:
+            self.line("Thanks for playing Speedway.")
+        return 0
+
+    # ------------------------------------------------------------ exec commands
+
+    async def _exec(self, command: str) -> int:
+        words = command.split()
+        log.info("event=exec peer=%s command=%s", self.conn.peer, clean_for_log(command))
+        if words == ["replays"]:
+            for line in _replay_lines(self.server.data_dir):
+                self.line(line)
+            return 0
+        if len(words) == 2 and words[0] == "replay":
+            replay_id = words[1]
+            path = _replay_path(self.server.data_dir, replay_id)
+            if path is None:
+                self.line(f"speedway: there is no replay called {clean_for_log(replay_id)}.")
+                return 2
+            with open(path, "rb") as f:  # noqa: ASYNC230 - small reads between drains
+                while chunk := f.read(32 * 1024):
+                    await self._writable.wait()
+                    if self.ended:
+                        return 1
+                    self.write(chunk)
+            return 0
+        self.line(
+            "speedway: unknown command; use `ssh HOST` to play, `ssh HOST replays` to list "
+            "games, or `ssh HOST replay ID > race.replay`."
+        )
+        return 2
+
+
+def _quiet_console() -> Any:
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), markup=False, highlight=False)
+
+
+def _replays_dir(data_dir: Path | None) -> Path | None:
+    return None if data_dir is None else Path(data_dir) / "replays"
+
+
+def _replay_path(data_dir: Path | None, replay_id: str) -> Path | None:
+    folder = _replays_dir(data_dir)
+    if folder is None or not _REPLAY_ID.match(replay_id):
+        return None
+    path = folder / f"{replay_id.removesuffix('.replay')}.replay"
+    return path if path.is_file() else None
+
+
+def _replay_lines(data_dir: Path | None) -> list[str]:
+    """``ssh HOST replays``: one line per finished game, newest first."""
+    from replays.store import list_replays
+
+    folder = _replays_dir(data_dir)
+    infos = [i for i in list_replays(folder) if i.finished] if folder is not None else []
+    if not infos:
+        return ["No finished games yet."]
+    lines = [
+        f"{info.path.stem}  {info.title}  {info.date}  {', '.join(info.players)}  {info.summary}"
+        for info in infos
+    ]
+    lines.append("Download one with: ssh HOST replay ID > race.replay")
+    return ["".join(ch for ch in line if ch.isprintable()) for line in lines]
+
+
+# ---------------------------------------------------------------------------- entry point
+
+
+def _setup_logging() -> None:
+    root = logging.getLogger("speedway")
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.__stderr__)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+
+
+async def run_server(
+    *,
+    host: str,
+    port: int,
+    data: Path,
+    app_factory: AppFactory,
+    limits: Limits,
+    allow_guests: bool,
+    bot_delay: float = 0.6,
+    ready: Callable[[SpeedwayServer], None] | None = None,
+    games: Mapping[str, Any] | None = None,
+) -> None:
+    """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs)."""
+    key = load_or_create_host_key(data)
+    hub = LocalHub(data, bot_delay=bot_delay, persist=True, games=games, network=True)
+    server = SpeedwayServer(
+        hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
+    )
+    bound = await server.start(host, port)
+    # Pitfall 14: everything loaded so far lives as long as the server; keep it out of the
+    # full collections that would otherwise walk it on every generation-2 pass.
+    gc.collect()
+    gc.freeze()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    fingerprint = key.get_fingerprint("sha256")
+    shown = host if host not in ("0.0.0.0", "::", "") else "THIS-HOST"
+    print(f"Speedway server listening on {host} port {bound}", flush=True)
+    print(f"Host key fingerprint: {fingerprint}", flush=True)
+    print(f"Join with: ssh -p {bound} {shown}", flush=True)
+    log.info("event=listening host=%s port=%d fingerprint=%s", host, bound, fingerprint)
+    if ready is not None:
+        ready(server)
+    await stop.wait()
+    await server.shutdown()
+    log.info("event=stopped")
+
+
+def serve(
+    host: str,
+    port: int,
+    data: Path | None,
+    max_sessions: int = 100,
+    allow_guests: bool = False,
+    app_factory: AppFactory | None = None,
+    limits: Limits | None = None,
+    bot_delay: float = 0.6,
+) -> None:
+    """`speedway serve`: blocking; exits 2 with one line when it cannot start."""
+    from replays.paths import data_dir as resolve_data_dir
+
+    _setup_logging()
+    if app_factory is None:
+        print("speedway: serve needs an app factory (run it as `speedway serve`).", file=sys.stderr)
+        sys.exit(2)
+    folder = resolve_data_dir(data)
+    lim = msgspec.structs.replace(limits or Limits(), max_sessions=max_sessions)
+    try:
+        asyncio.run(
+            run_server(
+                host=host,
+                port=port,
+                data=folder,
+                app_factory=app_factory,
+                limits=lim,
+                allow_guests=allow_guests,
+                bot_delay=bot_delay,
+            )
+        )
+    except (ValueError, OSError) as err:
+        print(f"speedway: {err}", file=sys.stderr)
+        sys.exit(2)

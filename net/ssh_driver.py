@@ -1,0 +1,211 @@
+"""A Textual driver that renders one app into one SSH channel, inside the server's event loop.
+
+Owns `SSHDriver` and the process-wide fixes that make many apps share one loop
+(shared/notes/ssh-textual.md §3-4): no threads, signals, termios or ``shutil`` terminal size;
+output is batched per loop turn and written as bytes to the channel; input bytes go through an
+incremental UTF-8 decoder (invalid bytes become U+FFFD, never an exception) into Textual's
+``XTermParser``, and a timer calls ``parser.tick()`` so a lone ESC arrives (pitfall 8); the
+parser's generator is closed on exit so a finished app is not kept alive by the parser's
+``lru_cache`` (pitfall 4); ``redirect_stdout``/``redirect_stderr`` are disabled because they
+swap the process-global ``sys.stdout`` (pitfall 2). Every exit path restores the client's
+terminal (mouse off, cursor on, main screen).
+
+Must not: import tui, read the server's own terminal, or block the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import textual.app
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.constants import ESCAPE_DELAY
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+
+__all__ = ["ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
+
+# Pitfall 2: Textual wraps each app's life in redirect_stdout/stderr, which replace the
+# *process-wide* sys.stdout; with overlapping sessions it ends up pointing at a dead app.
+textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
+textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
+
+MAX_COLS = 240
+MAX_ROWS = 80
+MIN_COLS = 20
+MIN_ROWS = 10
+
+ENTER_SEQ = (
+    "\x1b[?1049h"  # alternate screen
+    "\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h"  # mouse
+    "\x1b[?25l"  # hide cursor
+    "\x1b[?1004h"  # focus reports
+    "\x1b[?2004h"  # bracketed paste
+    "\x1b[?7l"  # no autowrap
+    "\x1b[?2026$p"  # ask whether synchronized output is supported (pitfall 16)
+)
+LEAVE_SEQ = (
+    "\x1b[?7h"
+    "\x1b[?2004l"
+    "\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l"
+    "\x1b[?1004l"
+    "\x1b[?25h"
+    "\x1b[0m"
+    "\x1b[?1049l"  # leave the alternate screen last
+)
+
+
+def clamp_size(width: int, height: int) -> tuple[int, int]:
+    """A client's terminal size made safe: 0 means unknown (80x24), then clamped to the limits.
+
+    >>> clamp_size(0, 0), clamp_size(10_000, 10_000), clamp_size(5, 3)
+    ((80, 24), (240, 80), (20, 10))
+    """
+    w = 80 if width <= 0 else width
+    h = 24 if height <= 0 else height
+    return max(MIN_COLS, min(w, MAX_COLS)), max(MIN_ROWS, min(h, MAX_ROWS))
+
+
+class Channel(Protocol):
+    """What the driver needs of an SSH channel (asyncssh's `SSHServerChannel` fits)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def is_closing(self) -> bool: ...
+
+
+class SSHDriver(Driver):
+    """Render into ``channel``; the session calls `feed` with input and `resize` on changes.
+
+    Built by Textual as ``driver_class(app, debug=, mouse=, size=)``; the server passes a
+    ``functools.partial`` binding ``channel`` and ``on_attach`` (which gives the session its
+    driver so it can forward input).
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        channel: Channel,
+        on_attach: Callable[[SSHDriver], None] | None = None,
+        on_first_frame: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self.channel = channel
+        self._parser: XTermParser | None = XTermParser(debug=False)
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._out: list[str] = []
+        self._flush_scheduled = False
+        self._tick_handle: asyncio.TimerHandle | None = None
+        self._input = False
+        self._restored = False
+        self._on_first_frame = on_first_frame
+        self.bytes_out = 0
+        if on_attach is not None:
+            on_attach(self)
+
+    # ---------------------------------------------------------------- output
+
+    def write(self, data: str) -> None:
+        self._out.append(data)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self._loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._flush_scheduled = False
+        if not self._out:
+            return
+        data = "".join(self._out).encode("utf-8", errors="replace")
+        self._out.clear()
+        if self.channel.is_closing():
+            return
+        self.channel.write(data)
+        self.bytes_out += len(data)
+        if self._on_first_frame is not None and self.bytes_out > len(ENTER_SEQ) + 64:
+            callback, self._on_first_frame = self._on_first_frame, None
+            callback()
+
+    def send_message(self, message: Message) -> None:
+        # Everything runs on the loop thread: no run_coroutine_threadsafe Task per event.
+        self._app.post_message(message)
+
+    # ---------------------------------------------------------------- input
+
+    def feed(self, data: bytes) -> None:
+        """Bytes from the client: decode (invalid UTF-8 -> U+FFFD), parse, deliver."""
+        parser = self._parser
+        if not self._input or parser is None:
+            return
+        text = self._decoder.decode(data)
+        if not text:
+            return
+        try:
+            for message in parser.feed(text):
+                self.process_message(message)
+        except Exception:  # a parser bug must end this session only, via the barrier
+            self.disable_input()
+            raise
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+        self._tick_handle = self._loop.call_later(ESCAPE_DELAY + 0.01, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        parser = self._parser
+        if parser is None or not self._input:
+            return
+        for message in parser.tick():
+            self.process_message(message)
+
+    def resize(self, width: int, height: int) -> None:
+        w, h = clamp_size(width, height)
+        self._size = (w, h)
+        size = Size(w, h)
+        self._app.post_message(events.Resize(size, size))
+
+    # ---------------------------------------------------------------- modes
+
+    def start_application_mode(self) -> None:
+        self.write(ENTER_SEQ)
+        self.flush()
+        self._input = True
+        w, h = self._size if self._size is not None else (80, 24)
+        size = Size(w, h)
+        self._app.post_message(events.Resize(size, size))
+
+    def disable_input(self) -> None:
+        self._input = False
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    def stop_application_mode(self) -> None:
+        self.disable_input()
+        self.restore_terminal()
+
+    def restore_terminal(self) -> None:
+        """Undo everything `start_application_mode` did (idempotent; every exit path)."""
+        if self._restored:
+            return
+        self._restored = True
+        self.write(LEAVE_SEQ)
+        self.flush()
+
+    def close(self) -> None:
+        self.disable_input()
+        parser, self._parser = self._parser, None
+        if parser is not None:
+            # Pitfall 4: the parser's generator frame holds the last event, whose sender is the
+            # App; the class-level lru_cache keeps the parser. Close it so the App can be freed.
+            parser._tokens.clear()
+            parser._gen.close()

@@ -1,0 +1,94 @@
+"""A tiny stand-in app for server tests that do not need the real TUI: it shows who you are and
+the lobby, and plays Dash by keys ("c" create a table against a bot, "w" watch the first table,
+"r" roll, "s" stop, "x" crash, "q" quit). On start it returns to a seat it already holds. It
+talks to the hub only through `net.hub.Hub`, as the real app does."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from net.hub import Notice, SeatSpec, StepUpdate, TableSpec, Welcome
+from tests.fakegame import Dealt, Roll, Stop
+
+
+class MiniApp(App[None]):
+    BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
+        ("q", "quit", "Quit"),
+        ("c", "create", "Create"),
+        ("w", "watch", "Watch"),
+        ("r", "roll", "Roll"),
+        ("s", "stop", "Stop"),
+        ("x", "crash", "Crash"),
+    ]
+
+    def __init__(self, hub, identity, *, driver_class=None, data_dir=None) -> None:
+        super().__init__(driver_class=driver_class)
+        self.hub = hub
+        self.identity = identity
+        self.table_id: str | None = None
+        self.state_id = 0
+        self.cards: list[int | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"HELLO {self.identity.nickname} guest={self.identity.guest}", id="who")
+        yield Static("LOBBY", id="lobby")
+        yield Static("", id="table")
+        yield Static("", id="notice")
+
+    async def on_mount(self) -> None:
+        self.run_worker(self._lobby(), exclusive=False)
+        for info in self.hub.tables(self.identity):
+            seats = [i for i, s in enumerate(info.seats) if s.identity == self.identity.id]
+            if seats and info.status == "running":
+                self.table_id = info.id
+                self.run_worker(self._follow(seats[0]), exclusive=False)
+                break
+
+    async def _lobby(self) -> None:
+        async for tables in self.hub.watch_lobby(self.identity):
+            self.query_one("#lobby", Static).update(f"LOBBY tables={len(tables)}")
+
+    async def action_create(self) -> None:
+        spec = TableSpec(
+            game="dash",
+            seats=[SeatSpec(kind="human"), SeatSpec(kind="bot", bot="steady")],
+            options={"goal": 1000},
+        )
+        self.table_id = await self.hub.create_table(spec, self.identity)
+        self.run_worker(self._follow(0), exclusive=False)
+
+    def action_watch(self) -> None:
+        tables = self.hub.tables(self.identity)
+        if tables:
+            self.table_id = tables[0].id
+            self.run_worker(self._follow(None), exclusive=False)
+
+    async def _follow(self, seat: int | None) -> None:
+        watch = self.hub.watch(self.table_id, self.identity, seat)
+        async for item in watch:
+            if isinstance(item, Welcome | StepUpdate):
+                self.state_id = item.state_id
+                for event in item.events:
+                    if isinstance(event, Dealt):
+                        while len(self.cards) <= event.seat:
+                            self.cards.append(None)
+                        self.cards[event.seat] = event.card
+                self.query_one("#table", Static).update(
+                    f"TABLE state={item.state_id} CARDS {self.cards}"
+                )
+            elif isinstance(item, Notice):
+                self.query_one("#notice", Static).update(f"NOTICE {item.text}")
+
+    async def action_roll(self) -> None:
+        await self.hub.submit(self.table_id, self.identity, 0, Roll(), self.state_id)
+
+    async def action_stop(self) -> None:
+        await self.hub.submit(self.table_id, self.identity, 0, Stop(), self.state_id)
+
+    def action_crash(self) -> None:
+        raise RuntimeError("boom")
+
+
+def make_app(*, hub, identity, driver_class, data_dir):
+    return MiniApp(hub, identity, driver_class=driver_class, data_dir=data_dir)

@@ -1,0 +1,245 @@
+"""The NASCAR Champions table screen, driven through a real Textual pilot and a real `LocalHub`.
+
+A whole two-lap game against bots is played with the keyboard alone; the board is checked for
+what the player must see (cars by number, destinations as ``[n]``, own Sponsor colours but only
+counts for others, places); snapshots pin the compact (80x24) and large (120x40) layouts.
+Nothing here touches game state directly: every move goes through keys and the hub.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from core.champions.model import ChampionsState
+from net.local_hub import LocalHub
+from tests.tui.conftest import ME, make_app
+from tui.launch import start_for_play
+from tui.screens.champions import ChampionsTableScreen
+from tui.widgets.champions import ChampionsScoreboard, OvalGeometry, OvalTrack
+from tui.widgets.common import ActionList, StatusLine
+
+
+def champions_app(seats: str = "me,promoter,random", seed: int = 7, **options: Any) -> Any:
+    return make_app(start=start_for_play("champions", seats, seed, options, ME))
+
+
+async def wait_for(pilot: Any, predicate: Callable[[], bool], tries: int = 600) -> None:
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause()
+    raise AssertionError("the screen never reached the expected state")
+
+
+def screen_of(app: Any) -> ChampionsTableScreen:
+    screen = app.screen
+    assert isinstance(screen, ChampionsTableScreen)
+    return screen
+
+
+async def open_table(app: Any, pilot: Any) -> ChampionsTableScreen:
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ChampionsTableScreen) and app.screen.fold is not None,
+    )
+    return screen_of(app)
+
+
+async def my_move(pilot: Any, screen: ChampionsTableScreen) -> bool:
+    """Wait until seat 0 is asked (True) or the game is over (False)."""
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.fold is not None
+            and (
+                screen.fold.result() is not None
+                or (screen.acting_seat() == 0 and bool(screen.legal_now()))
+            )
+        ),
+    )
+    assert screen.fold is not None
+    return screen.fold.result() is None
+
+
+def plain(widget: Any) -> str:
+    return str(widget.render().plain)
+
+
+def oval_lines(screen: ChampionsTableScreen) -> list[str]:
+    return plain(screen.query_one(OvalTrack)).split("\n")
+
+
+def cell_text(screen: ChampionsTableScreen, row: int, lane: int) -> str:
+    oval = screen.query_one(OvalTrack)
+    geo: OvalGeometry = oval.geometry
+    x, y = geo.cell(row, lane)
+    return oval_lines(screen)[y][x : x + geo.cw - 1]
+
+
+# ---------------------------------------------------------------------------------- whole game
+
+
+async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
+    app = champions_app("me,promoter,random", seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        seen: set[str] = set()
+        checked_board = checked_sponsors = shifted = False
+        for _ in range(800):
+            if not await my_move(pilot, screen):
+                break
+            assert screen.fold is not None
+            state: ChampionsState = screen.fold.state
+            phase = state.phase
+            seen.add(phase)
+            if phase == "choose_car":
+                await pilot.press("3")  # Red #24
+            elif phase == "roll":
+                await pilot.press("r")
+            elif phase == "choose_dice":
+                if not shifted and state.shift_gears[0] > 0 and not state.shifted:
+                    await pilot.press("g")
+                    await wait_for(pilot, lambda: screen.fold.state.shifted)
+                    assert screen.fold.state.shift_gears[0] == 0
+                    shifted = True
+                    continue
+                for key in ("1", "2", "4"):
+                    await pilot.press(key)
+                assert screen.picked == {1, 2, 4}, "1-5 pick the dice to keep"
+                await pilot.press("enter")
+                await wait_for(pilot, lambda: screen.fold.state.phase != "choose_dice")
+            else:
+                head = state.queue[0]
+                tag = type(head).__struct_config__.tag
+                if tag == "move" and state.cars[head.car].backwards:
+                    seen.add("backwards")
+                    await pilot.press("f")
+                elif tag == "move":
+                    seen.add("destination")
+                    if not checked_board:
+                        # Every legal destination is drawn as [n] on its space.
+                        for n, action in enumerate(screen.legal_now(), start=1):
+                            if action.end is not None:
+                                assert cell_text(screen, *action.end) == f"[{n}]"
+                        car = state.cars[head.car]
+                        assert str(car.number) in cell_text(screen, car.row, car.lane)
+                        checked_board = True
+                    await pilot.press("1")
+                else:
+                    seen.add(tag)
+                    await pilot.press("enter")  # the highlighted (first) choice
+            hands = screen.fold.state.sponsors
+            if not checked_sponsors and hands[0] and hands[1] and not state.sponsors_revealed:
+                board = plain(screen.query_one(ChampionsScoreboard))
+                mine = "".join("KBRGY"[h.colour] for h in hands[0])
+                assert f"Sp:{mine}" in board, board
+                assert f"Sp:{len(hands[1])}?" in board, board
+                checked_sponsors = True
+            await pilot.pause()
+        assert screen.fold is not None
+        result = screen.fold.result()
+        assert result is not None, "the game should end"
+        state = screen.fold.state
+        assert state.phase == "over"
+        assert len(state.lap_places) == 2
+        assert {"choose_car", "roll", "choose_dice", "destination"} <= seen
+        assert shifted, "g should have shifted gears once"
+        assert checked_board, "a destination choice should have been checked on the board"
+        assert checked_sponsors, "the scoreboard should have shown Sponsor cards"
+        status = str(screen.query_one(StatusLine).render())
+        assert "Race over" in status
+        # The scoreboard ranks the players; every player's money is shown.
+        board = plain(screen.query_one(ChampionsScoreboard))
+        for seat, money in enumerate(state.money):
+            assert f"${money // 1000}k" in board
+            assert f"{result.ranking.index(seat) + 1}{screen.fold.names[seat]}" in board
+
+
+# ---------------------------------------------------------------------------------- keys
+
+
+async def test_keys_out_of_turn_and_out_of_phase_say_why():
+    app = champions_app("me,promoter", seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        assert await my_move(pilot, screen)
+        state = screen.fold.state
+        if state.phase == "choose_car":
+            await pilot.press("1")
+            assert await my_move(pilot, screen)
+        await pilot.press("f")
+        text = str(screen.query_one(StatusLine).render())
+        assert screen.query_one(StatusLine).has_class("-error")
+        assert "No backwards car" in text
+        await pilot.press("g")
+        assert "Shift Gears re-rolls the dice right after a roll" in str(
+            screen.query_one(StatusLine).render()
+        )
+        before = screen.fold.state_id
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.fold.state_id != before)
+        assert screen.fold.state.phase == "choose_dice"
+        # A fourth die cannot be picked; the sentence says why.
+        for key in ("1", "2", "3", "4"):
+            await pilot.press(key)
+        assert screen.picked == {1, 2, 3}
+        assert "exactly three dice" in str(screen.query_one(StatusLine).render())
+        # Un-pick with the same key.
+        await pilot.press("2")
+        assert screen.picked == {1, 3}
+
+
+async def test_clicking_dice_and_list_rows_picks_dice():
+    app = champions_app("me,promoter", seed=11)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        for _ in range(10):
+            assert await my_move(pilot, screen)
+            phase = screen.fold.state.phase
+            if phase == "choose_dice":
+                break
+            await pilot.press("1" if phase == "choose_car" else "r")
+        assert screen.fold.state.phase == "choose_dice"
+        geo = screen.query_one(OvalTrack).geometry
+        x0, y0, _, _ = geo.infield()
+        # Die 2's chip sits 6 columns a die into the infield, on its second line.
+        await pilot.click("#oval", offset=(x0 + 1 + 6 + 1, y0 + 1))
+        assert screen.picked == {2}
+        await pilot.click("#oval", offset=(x0 + 1 + 6 + 1, y0 + 1))
+        assert screen.picked == set()
+        # The choice list has one row per die: choosing row 5 toggles die 5.
+        screen.query_one(ActionList).choose(4)
+        await pilot.pause()
+        assert screen.picked == {5}
+        assert "◀ keep" in str(screen.query_one(ActionList).get_option_at_index(4).prompt)
+
+
+# ---------------------------------------------------------------------------------- snapshots
+
+
+async def _mid_turn(pilot: Any) -> None:
+    """Choose a car, roll, and pick two dice: a table mid-turn."""
+    app = pilot.app
+    screen = await open_table(app, pilot)
+    for _ in range(10):
+        assert await my_move(pilot, screen)
+        phase = screen.fold.state.phase
+        if phase == "choose_dice":
+            break
+        await pilot.press("3" if phase == "choose_car" else "r")
+    await pilot.press("1")
+    await pilot.press("4")
+    await pilot.pause()
+
+
+@pytest.fixture
+def fixed_table_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(LocalHub, "_new_id", lambda self: "champ001")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_champions_table_mid_turn(snap_compare, fixed_table_id, size):
+    assert snap_compare(champions_app(seed=7), terminal_size=size, run_before=_mid_turn)

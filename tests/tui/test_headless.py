@@ -1,0 +1,112 @@
+"""The TUI's headless helpers: seat words, action labels, settings files, race-chart series."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import registry
+from core.game import ConfigError, Seat, Table, config_from_options
+from net.hub import Identity
+from tests.fakegame import GAME as DASH
+from tests.fakegame import Roll
+from tui.chart import miles_series
+from tui.fold import action_label
+from tui.seats import parse_seats
+from tui.settings import Settings, load_settings, save_settings
+
+ME = Identity(id="local:ann", nickname="Ann")
+
+
+def test_parse_seats_me_hot_and_bots_get_unique_names():
+    game = registry.get("go500")
+    specs = parse_seats(game, ["me", "hot", "hot:Bob", "bold", "bold"], ME)
+    assert [s.kind for s in specs] == ["human", "human", "human", "bot", "bot"]
+    assert [s.name for s in specs] == ["Ann", "Player 2", "Bob", "Bold", "Bold 2"]
+    assert specs[0].identity == ME.id
+    assert specs[2].identity == "local:hot:Bob"
+    assert specs[3].bot == "bold"
+
+
+def test_parse_seats_refuses_unknown_words_and_counts_in_one_sentence():
+    game = registry.get("go500")
+    with pytest.raises(ConfigError, match="is not a seat"):
+        parse_seats(game, ["me", "robot"], ME)
+    with pytest.raises(ConfigError, match="seats"):
+        parse_seats(game, ["me"] * (game.max_seats + 1), ME)
+
+
+def test_action_label_uses_tag_and_fields_when_the_game_has_no_words():
+    from core.go500.model import SaveAndRoll
+
+    game = registry.get("go500")
+    label = action_label(game, SaveAndRoll(dice=["T1", "P"]), ["A", "B"])
+    assert "T1" in label
+    assert "P" in label
+    assert action_label(DASH, Roll(), ["A"]) == "Roll"
+
+
+def test_settings_are_kept_per_identity(tmp_path):
+    save_settings(tmp_path, "ssh:aa", Settings(theme="nord", animation="fast"))
+    save_settings(tmp_path, "ssh:bb", Settings(colour_blind=True))
+    assert load_settings(tmp_path, "ssh:aa").theme == "nord"
+    assert load_settings(tmp_path, "ssh:aa").animation == "fast"
+    assert load_settings(tmp_path, "ssh:bb").colour_blind is True
+    assert load_settings(tmp_path, "ssh:cc") == Settings()
+    raw = json.loads((tmp_path / "settings.json").read_text())
+    assert set(raw["identities"]) == {"ssh:aa", "ssh:bb"}
+
+
+def test_broken_settings_file_gives_defaults(tmp_path):
+    (tmp_path / "settings.json").write_text("{not json")
+    assert load_settings(tmp_path, "x") == Settings()
+    (tmp_path / "settings.json").write_text(json.dumps({"identities": {"x": {"theme": 5}}}))
+    assert load_settings(tmp_path, "x") == Settings()
+
+
+def test_miles_series_follows_totals_after_each_turn():
+    game = registry.get("go500")
+    seats = [Seat(name="A", bot="cautious"), Seat(name="B", bot="bold")]
+    table = Table(game, config_from_options(game, {}), seats, 11)
+    table.run_bots()
+    history = [(s.state_id, s.seat, s.events) for s in table.history]
+    ids, series = miles_series(game, table.config, 2, history)
+    assert len(series) == 2
+    assert len(series[0]) == len(ids)
+    assert [series[0][-1], series[1][-1]] == list(table.state.totals)
+    assert ids == sorted(ids)
+
+
+@pytest.mark.parametrize("module", ["tui.fold", "tui.seats", "tui.settings", "tui.chart"])
+def test_headless_tui_helpers_do_not_import_textual(module):
+    import subprocess
+    import sys
+
+    code = (
+        f"import {module}, sys; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual'); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "go500", "--seats", "me,robot"], "'robot' is not a seat"),
+        (["play", "nogame"], "There is no game called 'nogame'"),
+        (["play", "--seed", "3"], "need a GAME"),
+        (["replay", "/no/such/file.replay"], "no replay file at"),
+    ],
+)
+def test_play_and_replay_refuse_bad_input_with_one_line(args, message, tmp_path):
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(main, [*args, "--data", str(tmp_path)])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

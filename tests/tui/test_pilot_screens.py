@@ -1,0 +1,212 @@
+"""Pilot tests for home, new game, settings, rules, lobby, the generic table and hot-seat."""
+
+from __future__ import annotations
+
+from net.hub import SeatSpec
+from tests.tui.conftest import ME, dash_app, make_app
+from tests.tui.test_pilot_go500 import wait_for
+from tui.screens.base import SpeedwayScreen
+from tui.screens.go500 import Go500TableScreen
+from tui.screens.home import HomeScreen
+from tui.screens.lobby import LobbyScreen
+from tui.screens.newgame import NewGameScreen
+from tui.screens.replay_browser import ReplayBrowser
+from tui.screens.rules import RulesScreen
+from tui.screens.settings import SettingsScreen
+from tui.screens.table import GenericTableScreen, PassKeyboard
+from tui.settings import load_settings
+
+
+async def test_home_menu_keys_open_each_screen():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        for key, kind in (("r", RulesScreen), ("o", ReplayBrowser)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, kind), key
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+
+
+async def test_new_game_form_starts_a_go500_table_through_the_hub():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("n")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+        )
+        tables = app.hub.tables(ME)
+        assert len(tables) == 1
+        assert tables[0].game == "go500"
+        seats = tables[0].seats
+        assert seats[0].identity == ME.id
+        assert seats[1].bot is not None
+
+
+async def test_settings_are_saved_for_this_identity(tmp_path):
+    app = make_app(data_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        screen.query_one("#colour-blind").value = True
+        await pilot.click("#save")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert app.has_class("-colour-blind")
+    assert load_settings(tmp_path, ME.id).colour_blind is True
+
+
+async def test_rules_pages_exist_for_every_game():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_rules("go500")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert len(app.screen.query(".rules-page")) == 3
+        text = " ".join(app.screen.pages.values())
+        for words in ("Go 500", "Cthulhu 500", "NASCAR Champions", "Big One", "ruling"):
+            assert words.lower() in text.lower(), words
+
+
+async def test_lobby_lists_tables_live_and_watches_one():
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        assert lobby.tables == []
+        from net.hub import Identity, TableSpec
+
+        other = Identity(id="ssh:bob", nickname="Bob")
+        spec = TableSpec(
+            game="go500",
+            seats=[SeatSpec(kind="human", identity=other.id, name="Bob"), SeatSpec(kind="open")],
+            seed=2,
+        )
+        await app.hub.create_table(spec, other)
+        await wait_for(pilot, lambda: len(lobby.tables) == 1)
+        assert lobby.tables[0].seats[1].open
+        await pilot.press("j")  # take the open seat
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+        )
+        assert app.screen.perspective == 1
+        assert app.hub.tables(ME)[0].seats[1].identity == ME.id
+
+
+async def test_generic_screen_plays_any_game_from_the_action_list():
+    app = dash_app(
+        [
+            SeatSpec(kind="human", identity=ME.id, name="Ann"),
+            SeatSpec(kind="bot", bot="steady", name="Steady"),
+        ],
+        seed=3,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, GenericTableScreen) and app.screen.fold is not None,
+        )
+        screen = app.screen
+        for _ in range(40):
+            await wait_for(
+                pilot, lambda: screen.acting_seat() == 0 or screen.fold.result() is not None
+            )
+            if screen.fold.result() is not None:
+                break
+            await pilot.press("enter")  # the first action: roll
+            await pilot.pause()
+        assert screen.fold.result() is not None
+
+
+async def test_hot_seat_with_hidden_cards_covers_the_table_between_players():
+    from tui.seats import hot_identity
+
+    bob = hot_identity("Bob")
+    app = dash_app(
+        [
+            SeatSpec(kind="human", identity=ME.id, name="Ann"),
+            SeatSpec(kind="human", identity=bob.id, name="Bob"),
+        ],
+        seed=3,
+    )
+    app.add_local([bob])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, GenericTableScreen) and app.screen.fold is not None,
+        )
+        table = app.screen
+        assert table.perspective == 0
+        assert table.fold.state.cards[1] is None  # Ann cannot see Bob's card
+        await pilot.press("enter")  # Ann rolls; now Bob is asked
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        await pilot.press("enter")  # Bob takes the keyboard
+        await wait_for(
+            pilot,
+            lambda: (
+                app.screen is table
+                and table.fold is not None
+                and table.perspective == 1
+                and table.fold.seat == 1
+            ),
+        )
+        assert table.fold.state.cards[0] is None  # Bob cannot see Ann's card
+        assert table.fold.state.cards[1] is not None
+
+
+async def test_too_small_notice_below_the_minimum_size():
+    app = make_app()
+    async with app.run_test(size=(50, 15)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SpeedwayScreen)
+        assert screen.has_class("-too-small")
+        notice = screen.query_one("#too-small")
+        assert notice.display
+        assert "at least 60×20" in str(notice.render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.has_class("-too-small")
+
+
+async def test_private_table_joined_by_invite_code_shows_the_code():
+    from net.hub import Identity, TableSpec
+
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        lobby = app.screen
+        other = Identity(id="ssh:bob", nickname="Bob")
+        spec = TableSpec(
+            game="go500",
+            seats=[SeatSpec(kind="human", identity=other.id, name="Bob"), SeatSpec(kind="open")],
+            private=True,
+            seed=2,
+        )
+        table_id = await app.hub.create_table(spec, other)
+        code = app.hub.invite_code(table_id, other)
+        await pilot.pause()
+        assert lobby.tables == []  # private tables are not listed
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press(*code, "enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None,
+        )
+        assert app.screen.perspective == 1
+        title = str(app.screen.query_one("#table-title").render())
+        assert f"table {table_id}" in title
+        assert f"invite code {code}" in title

@@ -1,0 +1,242 @@
+"""The Speedway Textual app: one per terminal (local) or per SSH session (net helper).
+
+Owns `SpeedwayApp`: the hub and identity it was given, this identity's settings, the seats this
+keyboard may play for (hot-seat identities), and routing to the first screen. Everything a screen
+does to a table goes through the injected hub (`net.hub.Hub`); the app keeps no process-global
+state and never assumes a local terminal (the SSH server passes its own ``driver_class``).
+
+Must not: run a game loop of its own, draw chance, or touch another session's app.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgspec
+from textual.app import App
+from textual.binding import Binding
+from textual.driver import Driver
+
+from core import registry
+from core.game import Game
+from net.hub import Hub, Identity, TableSpec
+from tui.settings import Settings, load_settings, save_settings
+
+__all__ = [
+    "OpenLobby",
+    "OpenReplay",
+    "OpenTable",
+    "SpeedwayApp",
+    "StartTable",
+]
+
+STYLES = Path(__file__).parent / "styles"
+
+
+class StartTable(msgspec.Struct, frozen=True, kw_only=True):
+    """Open the app at a new table (``speedway play GAME --seats ...``)."""
+
+    spec: TableSpec
+    hot: list[Identity] = []
+
+
+class OpenTable(msgspec.Struct, frozen=True, kw_only=True):
+    """Open the app at an existing table, watching from ``seat`` (None = spectator)."""
+
+    table_id: str
+    seat: int | None = None
+
+
+class OpenReplay(msgspec.Struct, frozen=True, kw_only=True):
+    path: str
+
+
+class OpenLobby(msgspec.Struct, frozen=True, kw_only=True):
+    pass
+
+
+Start = StartTable | OpenTable | OpenReplay | OpenLobby
+
+
+def _read_variables(path: Path) -> dict[str, str]:
+    """``$name: value;`` lines of the shared variables file (car and flag colours)."""
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"\s*\$([\w-]+)\s*:\s*([^;]+);", line)
+        if match:
+            out[match.group(1)] = match.group(2).strip()
+    return out
+
+
+class SpeedwayApp(App[None]):
+    """Home, lobby, tables, replays, rules and settings over one hub."""
+
+    TITLE = "Speedway"
+    CSS_PATH: ClassVar = [
+        STYLES / "base.tcss",
+        STYLES / "home.tcss",
+        STYLES / "table.tcss",
+        STYLES / "replay.tcss",
+    ]
+    BINDINGS: ClassVar = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        hub: Hub,
+        identity: Identity,
+        *,
+        data_dir: Path | None = None,
+        start: Start | None = None,
+        driver_class: type[Driver] | None = None,
+        bot_delay: float | None = None,
+        animate: bool = True,
+        network: bool = False,
+        replays_dir: Path | None = None,
+        owns_hub: bool = False,
+        games: Mapping[str, Game] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.identity = identity
+        self.data_dir = data_dir
+        self.start = start
+        self.network = network
+        self.animate = animate
+        self.bot_delay_override = bot_delay
+        self._replays_dir = replays_dir
+        self.owns_hub = owns_hub
+        self._games = dict(games) if games is not None else None
+        self.settings: Settings = load_settings(data_dir, identity.id)
+        # Identities this keyboard plays for: the user plus any hot-seat humans seated here.
+        self.local_identities: dict[str, Identity] = {identity.id: identity}
+        super().__init__(driver_class=driver_class)
+        if not animate:
+            self.animation_level = "none"
+
+    # ------------------------------------------------------------------ settings
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        variables.update(_read_variables(STYLES / "vars.tcss"))
+        return variables
+
+    @property
+    def bot_delay(self) -> float:
+        if self.bot_delay_override is not None:
+            return self.bot_delay_override
+        return self.settings.bot_delay
+
+    @property
+    def replays_dir(self) -> Path | None:
+        if self._replays_dir is not None:
+            return self._replays_dir
+        if self.data_dir is None:
+            return None
+        return self.data_dir / "replays"
+
+    def apply_settings(self, settings: Settings, *, save: bool = True) -> None:
+        self.settings = settings
+        if settings.theme in self.available_themes:
+            self.theme = settings.theme
+        self.set_class(settings.colour_blind, "-colour-blind")
+        if save:
+            try:
+                save_settings(self.data_dir, self.identity.id, settings)
+            except OSError as err:
+                self.notify(f"Could not save settings: {err.strerror}.", severity="warning")
+
+    def add_local(self, identities: Iterable[Identity]) -> None:
+        for who in identities:
+            self.local_identities[who.id] = who
+
+    def who_for(self, identity_id: str | None) -> Identity | None:
+        """The identity this keyboard uses for a seat held by ``identity_id`` (or None)."""
+        if identity_id is None:
+            return None
+        return self.local_identities.get(identity_id)
+
+    def game(self, game_id: str) -> Game:
+        """A game by id (tests may inject games the registry does not list)."""
+        if self._games is not None and game_id in self._games:
+            return self._games[game_id]
+        return registry.get(game_id)
+
+    # ------------------------------------------------------------------ routing
+
+    async def on_unmount(self) -> None:
+        if self.owns_hub:
+            close = getattr(self.hub, "close", None)
+            if close is not None:
+                await close("This Speedway window closed.")
+
+    async def on_mount(self) -> None:
+        if self.owns_hub:
+            start = getattr(self.hub, "start", None)
+            if start is not None:
+                await start()
+        self.apply_settings(self.settings, save=False)
+        from tui.screens.home import HomeScreen
+
+        self.push_screen(HomeScreen())
+        start = self.start
+        if isinstance(start, StartTable) and start.spec.bot_delay is None:
+            spec = msgspec.structs.replace(start.spec, bot_delay=self.bot_delay)
+            start = msgspec.structs.replace(start, spec=spec)
+        if isinstance(start, StartTable):
+            self.add_local(start.hot)
+            self.run_worker(self.create_and_open(start.spec), exclusive=False)
+        elif isinstance(start, OpenTable):
+            self.open_table(start.table_id, start.seat)
+        elif isinstance(start, OpenReplay):
+            self.open_replay(Path(start.path))
+        elif isinstance(start, OpenLobby):
+            self.open_lobby()
+
+    async def create_and_open(self, spec: TableSpec) -> None:
+        from core.game import IllegalAction
+
+        try:
+            table_id = await self.hub.create_table(spec, self.identity)
+        except (ValueError, IllegalAction) as err:
+            self.notify(str(err), title="Could not start the table", severity="error")
+            return
+        self.open_table(table_id, self.first_local_seat(spec))
+
+    def first_local_seat(self, spec: TableSpec) -> int | None:
+        for index, seat in enumerate(spec.seats):
+            if seat.identity is not None and seat.identity in self.local_identities:
+                return index
+        return None
+
+    def open_table(self, table_id: str, seat: int | None) -> None:
+        from tui.games import table_screen_for
+
+        infos = {t.id: t for t in self.hub.tables(self.identity)}
+        info = infos.get(table_id)
+        game_id = info.game if info is not None else None
+        self.push_screen(table_screen_for(game_id)(table_id=table_id, seat=seat))
+
+    def open_replay(self, path: Path) -> None:
+        from tui.screens.replay import ReplayScreen
+
+        self.push_screen(ReplayScreen(path))
+
+    def open_lobby(self) -> None:
+        from tui.screens.lobby import LobbyScreen
+
+        self.push_screen(LobbyScreen())
+
+    def show_rules(self, game_id: str | None = None) -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game_id))
+
+    def describe(self) -> dict[str, Any]:
+        """A small summary for logs and tests."""
+        return {
+            "identity": self.identity.id,
+            "screens": [type(s).__name__ for s in self.screen_stack],
+        }

@@ -1,0 +1,169 @@
+"""One viewer's fold of a table: the state a screen renders, built only from hub updates.
+
+Owns `TableFold`: it starts from a `Welcome` (game id, config, seats, past events redacted for
+this viewer), folds every `StepUpdate` with ``game.new_state`` + ``game.evolve``, keeps the race
+log in words (``game.describe``) and answers what the screen needs (names, pending seats, the
+legal actions of a seat, the result). Also `action_label`: an action in words for menus.
+
+Must not: import textual, draw chance, or change a table — it only reads what the hub sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from core import registry
+from core.game import Game, Result
+from net.hub import StepUpdate, TableInfo, Welcome
+
+__all__ = ["LogLine", "TableFold", "action_label", "describe_events"]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the race log: the step it belongs to and the words."""
+
+    state_id: int
+    seat: int | None
+    text: str
+
+
+def describe_events(
+    game: Game, events: Sequence[Any], names: Sequence[str], state_id: int, seat: int | None
+) -> list[LogLine]:
+    """The race-log lines for one step's events (events the game leaves unsaid are skipped)."""
+    lines: list[LogLine] = []
+    for event in events:
+        try:
+            text = game.describe(event, names)
+        except Exception:  # a describe bug must never take a screen down
+            text = None
+        if text:
+            lines.append(LogLine(state_id, seat, text))
+    return lines
+
+
+def _words(tag: str) -> str:
+    out = ""
+    for ch in tag.replace("_", " ").replace("-", " "):
+        out += (" " + ch.lower()) if ch.isupper() and out and out[-1] != " " else ch
+    return out.strip().capitalize()
+
+
+def action_label(game: Game, action: Any, names: Sequence[str]) -> str:
+    """An action in words: the game's own ``describe_action`` if it has one, else its fields."""
+    describe_action = getattr(game, "describe_action", None)
+    if describe_action is not None:
+        try:
+            text = describe_action(action, names)
+        except Exception:
+            text = None
+        if text:
+            return str(text)
+    config = getattr(type(action), "__struct_config__", None)
+    tag = getattr(config, "tag", None) if config is not None else None
+    label = _words(str(tag) if isinstance(tag, str) else type(action).__name__)
+    try:
+        fields = msgspec.to_builtins(action)
+    except (TypeError, msgspec.EncodeError):
+        fields = {}
+    if isinstance(fields, dict):
+        parts = []
+        for key, value in fields.items():
+            if key == "type":
+                continue
+            if isinstance(value, list):
+                shown = ", ".join(str(v) for v in value) or "none"
+            else:
+                shown = str(value)
+            parts.append(f"{_words(key).lower()} {shown}")
+        if parts:
+            label += ": " + "; ".join(parts)
+    return label
+
+
+@dataclass
+class TableFold:
+    """What one viewer knows about one table, folded from the hub's updates."""
+
+    game: Game
+    table: TableInfo
+    seat: int | None
+    config: Any
+    state: Any
+    state_id: int
+    log: list[LogLine] = field(default_factory=list)
+    pending: tuple[int, ...] = ()
+    last_events: list[Any] = field(default_factory=list)
+    history: list[tuple[int, int | None, list[Any]]] = field(default_factory=list)
+
+    @classmethod
+    def from_welcome(cls, welcome: Welcome, game: Game | None = None) -> TableFold:
+        game = game if game is not None else registry.get(welcome.table.game)
+        config = welcome.config
+        if not isinstance(config, game.config_type):
+            config = msgspec.convert(config, game.config_type, strict=False)
+        names = [s.name for s in welcome.table.seats]
+        events = [_as_event(game, e) for e in welcome.events]
+        state = game.new_state(config, len(names))
+        for event in events:
+            state = game.evolve(state, event)
+        fold = cls(
+            game=game,
+            table=welcome.table,
+            seat=welcome.seat,
+            config=config,
+            state=state,
+            state_id=welcome.state_id,
+            last_events=events,
+        )
+        fold.history.append((welcome.state_id, None, events))
+        fold.log = describe_events(game, events, names, welcome.state_id, None)
+        fold.pending = fold._pending()
+        return fold
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.table.seats]
+
+    def apply(self, update: StepUpdate) -> list[LogLine]:
+        """Fold one accepted step; return its new log lines."""
+        events = [_as_event(self.game, e) for e in update.events]
+        state = self.state
+        for event in events:
+            state = self.game.evolve(state, event)
+        self.state = state
+        self.state_id = update.state_id
+        self.last_events = events
+        self.history.append((update.state_id, update.seat, events))
+        lines = describe_events(self.game, events, self.names, update.state_id, update.seat)
+        self.log.extend(lines)
+        self.pending = tuple(update.pending) if self.result() is None else ()
+        return lines
+
+    def retable(self, table: TableInfo) -> None:
+        self.table = table
+
+    def result(self) -> Result | None:
+        return self.game.result(self.state)
+
+    def legal(self, seat: int) -> list[Any]:
+        if seat not in self.pending:
+            return []
+        return self.game.legal(self.state, seat)
+
+    def _pending(self) -> tuple[int, ...]:
+        if self.game.result(self.state) is not None:
+            return ()
+        return tuple(self.game.pending(self.state))
+
+
+def _as_event(game: Game, event: Any) -> Any:
+    """Events may arrive as structs (in process) or as builtins (decoded off a wire)."""
+    if isinstance(event, dict):
+        return msgspec.convert(event, game.event_type, strict=False)
+    return event

@@ -1,0 +1,60 @@
+"""The base every Speedway screen shares: a polite "terminal too small" notice.
+
+Owns `SpeedwayScreen`: subclasses yield their content from `body()`; below `MIN_SIZE` the body
+is hidden and one centred notice says what size is needed. Must not hold game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from tui.app import SpeedwayApp
+
+
+class TooSmall(Static):
+    """Shown instead of a screen's body when the terminal is below its minimum size."""
+
+
+class SpeedwayScreen(Screen[None]):
+    MIN_SIZE: ClassVar[tuple[int, int]] = (80, 24)
+
+    @property
+    def speedway(self) -> SpeedwayApp:
+        from tui.app import SpeedwayApp
+
+        app = self.app
+        assert isinstance(app, SpeedwayApp)
+        return app
+
+    def body(self) -> Iterable[Widget]:
+        return ()
+
+    def compose(self) -> ComposeResult:
+        w, h = self.MIN_SIZE
+        yield TooSmall(
+            f"This screen needs a terminal of at least {w}×{h}.\n"
+            "Please make the window larger (or the font smaller).\n\nctrl+q quits.",
+            id="too-small",
+        )
+        yield from self.body()
+
+    def on_mount(self) -> None:
+        self._check_size(self.app.size.width, self.app.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
+
+    def on_screen_resume(self) -> None:
+        self._check_size(self.app.size.width, self.app.size.height)
+
+    def _check_size(self, width: int, height: int) -> None:
+        w, h = self.MIN_SIZE
+        self.set_class(width < w or height < h, "-too-small")

@@ -1,0 +1,232 @@
+"""The NASCAR Champions table screen: roll, keep three dice, Shift Gears, steer, play cards.
+
+Owns the Champions keys (r roll; 1-5 or a click to pick the three dice to keep and Enter to keep
+them; g Shift Gears; 1-9 or the list to pick a destination, a card's cars or a car to drive; f / b
+to turn a backwards car forward or leave it) and the dice the player has picked (UI state only).
+Every move goes through the hub; a refused move shows the rules' sentence. Sponsor cards are
+hidden, so hot-seat players get the framework's pass-the-keyboard cover.
+
+Must not: change game state or decide what is legal (the engine and hub do).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.binding import Binding
+
+from net.hub import StepUpdate
+from tui.fold import TableFold
+from tui.screens.table import TableScreen
+from tui.widgets.board import Board
+from tui.widgets.champions import (
+    ChampionsBoard,
+    ChampionsDieClicked,
+    DieToggle,
+    car_words,
+    head_task,
+    option_label,
+)
+from tui.widgets.common import ActionChosen, ActionList
+
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+
+
+def _tag(obj: Any) -> str:
+    config = getattr(type(obj), "__struct_config__", None)
+    tag = getattr(config, "tag", None) if config is not None else None
+    return str(tag) if isinstance(tag, str) else type(obj).__name__
+
+
+class ChampionsTableScreen(TableScreen):
+    CSS_PATH: ClassVar = [STYLES / "champions.tcss"]
+    BINDINGS: ClassVar = [
+        Binding("r", "roll", "Roll"),
+        Binding("1", "digit(1)", "Pick 1-9"),
+        *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
+        Binding("enter", "confirm", "OK", priority=True),
+        Binding("g", "shift_gears", "Gears"),
+        Binding("f", "turn_forward", "Fwd"),
+        Binding("b", "leave_backwards", "Leave"),
+    ]
+
+    def __init__(self, *, table_id: str, seat: int | None) -> None:
+        super().__init__(table_id=table_id, seat=seat)
+        self.picked: set[int] = set()
+        self._said: tuple[str, bool] | None = None
+
+    def make_board(self) -> Board:
+        return ChampionsBoard(id="board")
+
+    def selection(self) -> frozenset[str]:
+        return frozenset(f"d{d}" for d in self.picked)
+
+    def on_welcome(self, fold: TableFold) -> None:
+        self.picked.clear()
+
+    def on_step(self, update: StepUpdate) -> None:
+        if self.fold is None:
+            return
+        for event in self.fold.last_events:
+            if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
+                self.picked.clear()
+
+    def on_resize(self, event: Any) -> None:
+        super().on_resize(event)
+        wide = event.size.width >= 110 and event.size.height >= 34
+        self.set_class(wide, "-wide")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        size = self.app.size
+        self.set_class(size.width >= 110 and size.height >= 34, "-wide")
+
+    def status(self, text: str, *, error: bool = False) -> None:
+        """Skip repeating the same line: every repaint of it re-lays out the whole screen."""
+        if (text, error) == self._said:
+            return
+        self._said = (text, error)
+        super().status(text, error=error)
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        lap = getattr(self.fold.state, "lap", 1)
+        return f"NASCAR Champions — lap {lap} of 2" + self.table_tag()
+
+    def your_move_text(self, seat: int) -> str:
+        assert self.fold is not None
+        state = self.fold.state
+        name = self.fold.names[seat]
+        phase = getattr(state, "phase", "")
+        if phase == "choose_car":
+            return f"{name}: choose your car (1-5 or the list, Enter)."
+        if phase == "roll":
+            return f"{name}: r to roll the five dice."
+        if phase == "choose_dice":
+            picked = ", ".join(str(d) for d in sorted(self.picked)) or "none"
+            gears = state.shift_gears[seat] if seat < len(state.shift_gears) else 0
+            extra = f"; g Shift Gears ({gears} left)" if gears and not state.shifted else ""
+            return f"{name}: keep 3 dice, 1-5 (picked {picked}), Enter{extra}."
+        task = head_task(state)
+        tag = _tag(task) if task is not None else ""
+        if tag == "move" and state.cars[task.car].backwards:
+            car = car_words(state, task.car)
+            return f"{name}: {car} faces backwards — f turn it forward, b leave it."
+        if tag == "move":
+            car = car_words(state, task.car)
+            return f"{name}: where does {car} go? Press the number shown on the board."
+        if tag == "targets":
+            return f"{name}: name the car(s) for the card (1-9 or the list, Enter)."
+        if tag == "last_car":
+            return f"{name}: Back Burner — which last car moves 7? (1-9 or the list)"
+        if tag == "neighbour":
+            return f"{name}: Crash — which car next to it is hit? (1-9 or the list)"
+        return f"{name}, it is your move."
+
+    # ---------------------------------------------------------------- keys
+
+    def _phase(self) -> tuple[int | None, str]:
+        seat = self.acting_seat()
+        if self.fold is None or seat is None or not self.legal_now():
+            return None, ""
+        return seat, str(getattr(self.fold.state, "phase", ""))
+
+    def _not_yet(self) -> None:
+        self.status("It is not your move yet.", error=True)
+
+    def _submit_tag(self, tag: str, refusal: str) -> None:
+        seat, _ = self._phase()
+        if seat is None:
+            self._not_yet()
+            return
+        for action in self.legal_now():
+            if _tag(action) == tag:
+                self.submit(action)
+                return
+        self.status(refusal, error=True)
+
+    def action_roll(self) -> None:
+        self._submit_tag("roll", "You roll at the start of your turn only.")
+
+    def action_shift_gears(self) -> None:
+        seat, phase = self._phase()
+        if seat is None or self.fold is None:
+            self._not_yet()
+            return
+        if phase != "choose_dice":
+            self.status("Shift Gears re-rolls the dice right after a roll.", error=True)
+            return
+        state = self.fold.state
+        if state.shifted:
+            self.status("You may shift gears only once in a turn.", error=True)
+            return
+        self._submit_tag("shift_gears", "You have no Shift Gears left this lap.")
+
+    def action_turn_forward(self) -> None:
+        self._submit_tag("turn_forward", "No backwards car of yours is waiting to move.")
+
+    def action_leave_backwards(self) -> None:
+        self._submit_tag("leave_backwards", "No backwards car of yours is waiting to move.")
+
+    def action_digit(self, n: int) -> None:
+        seat, phase = self._phase()
+        if seat is None:
+            self._not_yet()
+            return
+        if phase == "choose_dice":
+            if 1 <= n <= 5:
+                self.toggle(n)
+            else:
+                self.status("There are five dice, 1 to 5.", error=True)
+            return
+        legal = self.legal_now()
+        if phase == "roll":
+            self.action_roll()
+        elif 1 <= n <= len(legal):
+            self.submit(legal[n - 1])
+        else:
+            self.status(f"There is no choice {n}; pick 1 to {len(legal)}.", error=True)
+
+    def action_confirm(self) -> None:
+        """Enter: the highlighted choice (after three dice are picked, that is Keep)."""
+        seat, _ = self._phase()
+        if seat is None:
+            self._not_yet()
+            return
+        actions = self.query_one(ActionList)
+        index = actions.highlighted
+        if index is not None:
+            actions.choose(index)
+
+    def on_action_chosen(self, message: ActionChosen) -> None:
+        message.stop()
+        if isinstance(message.action, DieToggle):
+            self.toggle(message.action.die)
+        else:
+            self.submit(message.action)
+
+    def on_champions_die_clicked(self, message: ChampionsDieClicked) -> None:
+        message.stop()
+        seat, phase = self._phase()
+        if seat is None:
+            self._not_yet()
+            return
+        if phase != "choose_dice":
+            self.status("Pick dice to keep right after a roll.", error=True)
+            return
+        self.toggle(message.die)
+
+    def toggle(self, die: int) -> None:
+        if die in self.picked:
+            self.picked.discard(die)
+        elif len(self.picked) >= 3:
+            self.status("You keep exactly three dice; un-pick one first.", error=True)
+            return
+        else:
+            self.picked.add(die)
+        self.redraw()
+
+    def describe_choice(self, action: Any) -> str:
+        data = self.board_data()
+        return option_label(data, action) if data is not None else str(action)

@@ -1,0 +1,234 @@
+"""The Go 500 table screen: roll, save dice, stop, pick a Tradin' Paint target; Cup standings.
+
+Owns the Go 500 keys (r roll / save-and-roll, 1-6 or a click to pick dice to save, s stop, digits
+for a paint target, c race chart) and the dice the player has picked (UI state only). Every move
+is sent through the hub; a refused move shows the rules' sentence. Go 500 has no hidden
+information, so hot-seat players share one view (no cover).
+
+Must not: change game state or decide what is legal (the engine and hub do).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from net.hub import StepUpdate
+from tui.fold import TableFold
+from tui.screens.table import TableScreen
+from tui.widgets.board import Board, BoardData
+from tui.widgets.go500 import ROW_DICE, DieClicked, Go500Board
+
+
+def go500_actions() -> Any:
+    from core.go500 import model
+
+    return model
+
+
+def stage_of(state: Any, seat: int | None) -> str:
+    """The stage of ``seat``'s turn (roll / decide / paint / done), or the phase."""
+    if seat is None:
+        return ""
+    if getattr(state, "phase", "") == "qualifying":
+        return "qualify"
+    turns = getattr(state, "turns", ())
+    turn = turns[seat] if 0 <= seat < len(turns) else None
+    return str(getattr(turn, "stage", "roll")) if turn is not None else "roll"
+
+
+MODES = {
+    "oval": "Oval",
+    "time_trial": "Time Trials",
+    "multi_game": "Multi-Game",
+    "cup": "Cup Series",
+}
+
+
+def mode_words(config: Any) -> str:
+    mode = getattr(config, "mode", "oval")
+    words = MODES.get(mode, str(mode))
+    if mode == "time_trial":
+        return f"{words}, {getattr(config, 'hours', 6)} hours"
+    if mode == "cup":
+        return f"{words}, {len(getattr(config, 'schedule', ()))} races"
+    return f"{words}, {getattr(config, 'race_length', 500)} miles"
+
+
+class CupStandings(ModalScreen[None]):
+    """The Cup Series table between races (and at the end of the season)."""
+
+    BINDINGS: ClassVar = [Binding("enter,escape,space", "close", "Continue", priority=True)]
+
+    def __init__(self, names: list[str], event: Any, final: bool) -> None:
+        super().__init__()
+        self.names = names
+        self.event = event
+        self.final = final
+
+    def compose(self) -> ComposeResult:
+        title = "Cup Series — final standings" if self.final else "Cup Series standings"
+        with Vertical(id="cup-box"):
+            yield Static(f"{title} after race {self.event.race + 1}", id="cup-title")
+            yield DataTable(id="cup-table", cursor_type="none")
+            yield Static("Enter: continue", classes="hint")
+
+    def on_mount(self) -> None:
+        grid = self.query_one(DataTable)
+        grid.can_focus = False
+        grid.add_columns("Place", "Driver", "This race", "Bonus", "Season")
+        for place, seat in enumerate(self.event.standings, start=1):
+            grid.add_row(
+                str(place),
+                f"{seat + 1} {self.names[seat]}",
+                str(self.event.points[seat]),
+                str(self.event.bonus[seat]),
+                str(self.event.season[seat]),
+            )
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class Go500TableScreen(TableScreen):
+    HIDDEN_INFORMATION: ClassVar[bool] = False
+    BINDINGS: ClassVar = [
+        Binding("r", "roll", "Roll"),
+        Binding("s", "stop", "Stop"),
+        Binding("1", "digit(1)", "Save 1-6", show=True),
+        *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
+        Binding("c", "chart", "Chart"),
+    ]
+
+    def __init__(self, *, table_id: str, seat: int | None) -> None:
+        super().__init__(table_id=table_id, seat=seat)
+        self.picked: set[str] = set()
+
+    def make_board(self) -> Board:
+        return Go500Board(id="board")
+
+    def selection(self) -> frozenset[str]:
+        return frozenset(self.picked)
+
+    def on_welcome(self, fold: TableFold) -> None:
+        self.picked.clear()
+
+    def on_step(self, update: StepUpdate) -> None:
+        if self.fold is None:
+            return
+        for event in self.fold.last_events:
+            name = type(event).__name__
+            if name in ("DiceRolled", "TurnStarted", "TurnEnded"):
+                self.picked.clear()
+            if name == "CupPointsAwarded":
+                schedule = getattr(self.fold.config, "schedule", ())
+                final = event.race + 1 >= len(schedule)
+                self.app.push_screen(CupStandings(self.fold.names, event, final))
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        title = f"Go 500 — {mode_words(self.fold.config)}"
+        return title + self.table_tag()
+
+    def end_hint(self) -> str:
+        return "  c: race chart"
+
+    def your_move_text(self, seat: int) -> str:
+        assert self.fold is not None
+        name = self.fold.names[seat]
+        stage = stage_of(self.fold.state, seat)
+        if stage == "qualify":
+            return f"{name}: r to roll your qualifying dice."
+        if stage == "roll":
+            return f"{name}: r to roll."
+        if stage == "decide":
+            picked = ", ".join(d for d in ROW_DICE if d in self.picked) or "none"
+            return f"{name}: 1-6 or click dice to save (saving {picked}); r roll the rest, s stop."
+        if stage == "paint":
+            turn = self.fold.state.turns[seat]
+            options = ", ".join(f"{c + 1} {self.fold.names[c]}" for c in turn.paint_candidates)
+            return f"{name}: Tradin' Paint — press the seat number to hit: {options}."
+        return f"{name}, it is your move."
+
+    # ---------------------------------------------------------------- keys
+
+    def _my_stage(self) -> tuple[int | None, str]:
+        seat = self.acting_seat()
+        if self.fold is None or seat is None:
+            return None, ""
+        return seat, stage_of(self.fold.state, seat)
+
+    def action_roll(self) -> None:
+        model = go500_actions()
+        seat, stage = self._my_stage()
+        if seat is None:
+            self.not_your_move()
+        elif stage == "decide":
+            picked = [d for d in ROW_DICE if d in self.picked]
+            self.submit(model.SaveAndRoll(dice=picked))
+        else:
+            self.submit(model.Roll())
+
+    def action_stop(self) -> None:
+        model = go500_actions()
+        seat, _ = self._my_stage()
+        if seat is None:
+            self.not_your_move()
+            return
+        self.submit(model.Stop())
+
+    def action_digit(self, n: int) -> None:
+        model = go500_actions()
+        seat, stage = self._my_stage()
+        if seat is None or self.fold is None:
+            self.not_your_move()
+            return
+        if stage == "paint":
+            self.submit(model.ChoosePaintTarget(driver=n - 1))
+            return
+        if 1 <= n <= 6:
+            self.toggle(ROW_DICE[n])
+
+    def on_die_clicked(self, message: DieClicked) -> None:
+        message.stop()
+        self.toggle(message.die)
+
+    def toggle(self, die: str) -> None:
+        seat, stage = self._my_stage()
+        if seat is None or self.fold is None:
+            self.not_your_move()
+            return
+        if die == "F":
+            self.status("The Flag Die is rolled every time; it cannot be saved.", error=True)
+            return
+        if stage != "decide":
+            self.status("You can pick dice to save after a green-flag roll.", error=True)
+            return
+        turn = self.fold.state.turns[seat]
+        index = ROW_DICE.index(die)
+        if turn.saved[index]:
+            self.status(f"{die} is already saved; saved dice stay saved.", error=True)
+            return
+        if turn.removed[index]:
+            self.status(f"{die} is out of play this turn.", error=True)
+            return
+        if turn.lost[index]:
+            self.status(f"{die} lost its wheel this roll and cannot be saved.", error=True)
+            return
+        self.picked ^= {die}
+        self.redraw()
+
+    def action_chart(self) -> None:
+        if self.fold is None:
+            return
+        from tui.screens.chart import RaceChartScreen
+
+        self.app.push_screen(RaceChartScreen(self.board_data_or_none()))
+
+    def board_data_or_none(self) -> BoardData | None:
+        return self.board_data()

@@ -1,0 +1,200 @@
+"""New local game: pick a game, its mode and options, and who sits where.
+
+Owns the new-game form. Options are built from the game's config struct (bools, choices and
+numbers; anything richer keeps its default). Seats are you, a hot-seat human or a named bot.
+The table is created through the hub like every other table. Must not hold game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import msgspec
+from msgspec import inspect as mi
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from core import registry
+from core.game import ConfigError, Game, config_from_options
+from net.hub import TableSpec
+from tui.screens.base import SpeedwayScreen
+from tui.seats import bot_title, hot_identity, parse_seats
+
+NO_SEAT = "-"
+MAX_ROWS = 8
+
+
+def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
+    """(name, type info, default) of each option the form can edit."""
+    info = mi.type_info(game.config_type)
+    default = game.default_config()
+    out: list[tuple[str, mi.Type, Any]] = []
+    if not isinstance(info, mi.StructType):
+        return out
+    for field in info.fields:
+        kind = field.type
+        if isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType):
+            out.append((field.name, kind, getattr(default, field.name)))
+    return out
+
+
+def app_network(screen: SpeedwayScreen) -> bool:
+    return screen.speedway.network
+
+
+class NewGameScreen(SpeedwayScreen):
+    BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+s", "start", "Start race"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        ids = registry.game_ids()
+        self.game_id = ids[0] if ids else ""
+
+    def body(self) -> Iterable[Widget]:
+        yield Static("New local game", classes="screen-title")
+        with VerticalScroll(id="newgame-form", classes="form"):
+            with Horizontal(classes="field"):
+                yield Label("Game", classes="field-label")
+                yield Select(
+                    [(g.title, g.id) for g in registry.all_games()],
+                    value=self.game_id or Select.NULL,
+                    allow_blank=not self.game_id,
+                    id="game",
+                    compact=True,
+                )
+            yield Vertical(id="options")
+            yield Label("Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)")
+            yield Vertical(id="seats")
+            if self.speedway.network:
+                yield Checkbox("Private table (join by invite code only)", False, id="private")
+            yield Static("", id="newgame-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Start race (ctrl+s)", id="start", variant="primary")
+                yield Button("Back", id="back")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.rebuild()
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if (
+            event.select.id == "game"
+            and isinstance(event.value, str)
+            and event.value != self.game_id
+        ):
+            self.game_id = event.value
+            await self.rebuild()
+
+    async def rebuild(self) -> None:
+        if not self.game_id:
+            return
+        game = registry.get(self.game_id)
+        options = self.query_one("#options", Vertical)
+        await options.remove_children()
+        widgets: list[Widget] = []
+        for name, kind, default in option_fields(game):
+            label = name.replace("_", " ").capitalize()
+            field: Widget
+            if isinstance(kind, mi.BoolType):
+                # A yes/no choice says its value in words (a compact checkbox shows it by colour).
+                field = Select(
+                    [("yes", True), ("no", False)],
+                    value=bool(default),
+                    allow_blank=False,
+                    id=f"opt-{name}",
+                    compact=True,
+                )
+            elif isinstance(kind, mi.LiteralType):
+                field = Select(
+                    [(str(v).replace("_", " "), v) for v in kind.values],
+                    value=default,
+                    allow_blank=False,
+                    id=f"opt-{name}",
+                    compact=True,
+                )
+            else:
+                field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
+            widgets.append(Horizontal(Label(label, classes="field-label"), field, classes="field"))
+        await options.mount_all(widgets)
+        seats = self.query_one("#seats", Vertical)
+        await seats.remove_children()
+        choices = [("You", "me"), ("Hot-seat human", "hot")]
+        choices += [(f"Bot: {bot_title(b)}", b) for b in game.bots]
+        if app_network(self):
+            choices.append(("Open seat (anyone may sit)", "open"))
+        choices.append(("(no seat)", NO_SEAT))
+        bots = list(game.bots)
+        rows: list[Widget] = []
+        for i in range(min(game.max_seats, MAX_ROWS)):
+            if i == 0:
+                value = "me"
+            elif (i <= 2 and i - 1 < len(bots)) or i < game.min_seats:
+                value = bots[(i - 1) % len(bots)] if bots else "hot"
+            else:
+                value = NO_SEAT
+            rows.append(
+                Horizontal(
+                    Label(f"Seat {i + 1}", classes="field-label"),
+                    Select(choices, value=value, allow_blank=False, id=f"seat-{i}", compact=True),
+                    classes="field",
+                )
+            )
+        await seats.mount_all(rows)
+
+    def read_options(self, game: Game) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, _kind, _ in option_fields(game):
+            widget = self.query_one(f"#opt-{name}")
+            if isinstance(widget, Checkbox | Select):
+                out[name] = widget.value
+            elif isinstance(widget, Input):
+                try:
+                    out[name] = int(widget.value)
+                except ValueError:
+                    raise ConfigError(f"{name.replace('_', ' ')} must be a whole number.") from None
+        return out
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.action_back()
+
+    def action_start(self) -> None:
+        app = self.speedway
+        error = self.query_one("#newgame-error", Static)
+        if not self.game_id:
+            error.update("No games are installed yet.")
+            return
+        game = registry.get(self.game_id)
+        words = [
+            str(s.value) for s in self.query("#seats Select").results(Select) if s.value != NO_SEAT
+        ]
+        try:
+            options = self.read_options(game)
+            config = config_from_options(game, options)
+            specs = parse_seats(game, words, app.identity)
+            game.check_config(config, len(specs))
+        except (ConfigError, ValueError) as err:
+            error.update(str(err))
+            return
+        hot = [hot_identity(s.name) for s in specs if s.identity and s.identity != app.identity.id]
+        spec = TableSpec(
+            game=game.id,
+            seats=specs,
+            options=msgspec.to_builtins(options),
+            bot_delay=app.bot_delay,
+            private=bool(self.query("#private") and self.query_one("#private", Checkbox).value),
+        )
+        app.add_local(hot)
+        app.pop_screen()
+        app.run_worker(app.create_and_open(spec))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,450 @@
+"""The replay viewer: a game's board read-only, driven by a replay file, with a timeline.
+
+Owns stepping (one step or one turn back and forth), jumping (start, end, turn N), play/pause at
+the chosen speed, the perspective switch (everyone or one seat's view), the verification line,
+and branching: a new local table that starts from exactly the state on screen (its past events
+as setup, a fresh seed, seats as the player chooses; the spec records what it branched from).
+Seeking uses the file's snapshots (`Replay.state_at`).
+
+Must not: write the file or change any state; a branch goes through the hub like any table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Select, Static
+
+from core.game import ConfigError
+from net.hub import TableSpec
+from replays import Replay, ReplayError, VerifyReport, open_replay, verify
+from tui.fold import LogLine, describe_events
+from tui.games import board_for
+from tui.screens.base import SpeedwayScreen
+from tui.seats import bot_title, hot_identity, parse_seats
+from tui.widgets.board import Board, BoardData
+
+TAIL = 400  # log lines kept on screen when seeking
+
+
+class Timeline(Static):
+    """Where we are in the file: step, turn, perspective, playing or paused, and a bar."""
+
+    DEFAULT_CSS = """
+    Timeline { height: 2; padding: 0 1; background: $boost; }
+    """
+
+
+class AskTurn(ModalScreen[int | None]):
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, turns: int) -> None:
+        super().__init__()
+        self.turns = turns
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-box"):
+            yield Static(f"Jump to turn (1 to {self.turns}):")
+            yield Input(type="integer", id="turn-number")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            self.dismiss(int(event.value))
+        except ValueError:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class BranchDialog(ModalScreen[list[str] | None]):
+    """Choose who sits where at the branched table."""
+
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "go", "Start")]
+
+    def __init__(self, replay: Replay, step: int) -> None:
+        super().__init__()
+        self.replay = replay
+        self.step = step
+
+    def compose(self) -> ComposeResult:
+        game = self.replay.game
+        choices = [("You", "me"), ("Hot-seat human", "hot")]
+        choices += [(f"Bot: {bot_title(b)}", b) for b in game.bots]
+        with Vertical(id="branch-box"):
+            yield Static(
+                f"Branch from step {self.step}: a new table starts from exactly this position, "
+                "with fresh dice. Who sits where?",
+                id="branch-title",
+            )
+            humans = [i for i, seat in enumerate(self.replay.seats) if seat.bot is None]
+            me = humans[0] if humans else 0
+            for i, seat in enumerate(self.replay.seats):
+                if i == me:
+                    value = "me"
+                elif seat.bot is not None and seat.bot in game.bots:
+                    value = seat.bot
+                else:
+                    value = "hot"
+                with Horizontal(classes="branch-row"):
+                    yield Static(f"{i + 1}. {seat.name}", classes="branch-name")
+                    yield Select(choices, value=value, allow_blank=False, id=f"branch-{i}")
+            yield Static("", id="branch-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Start (ctrl+s)", id="go", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "go":
+            self.action_go()
+        else:
+            self.action_cancel()
+
+    def action_go(self) -> None:
+        words = []
+        for i, seat in enumerate(self.replay.seats):
+            value = str(self.query_one(f"#branch-{i}", Select).value)
+            words.append(f"hot:{seat.name}" if value == "hot" else value)
+        self.dismiss(words)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayScreen(SpeedwayScreen):
+    BINDINGS: ClassVar = [
+        Binding("right", "step(1)", "Step", key_display="→"),
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right_square_bracket", "turn(1)", "Turn", key_display="]"),
+        Binding("left_square_bracket", "turn(-1)", "Turn back", key_display="["),
+        Binding("home", "jump('start')", "Start", show=False),
+        Binding("end", "jump('end')", "End", show=False),
+        Binding("g", "goto", "Go to turn"),
+        Binding("space", "play", "Play/pause"),
+        Binding("v", "perspective", "View"),
+        Binding("b", "branch", "Branch"),
+        Binding("c", "chart", "Chart"),
+        Binding("minus", "speed(1)", "Slower", show=False),
+        Binding("plus,equals_sign", "speed(-1)", "Faster", show=False),
+        Binding("question_mark", "rules", "Rules", show=False),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.replay: Replay | None = None
+        self.error: str | None = None
+        try:
+            self.replay = open_replay(self.path)
+        except ReplayError as err:
+            self.error = str(err)
+        self.k = 0
+        self.perspective: int | None = None
+        self.report: VerifyReport | None = None
+        self.playing = False
+        self._timer: Timer | None = None
+        self._lines: list[list[LogLine]] = []
+        self._turn_starts: list[int] = []
+
+    # ---------------------------------------------------------------- layout
+
+    def body(self) -> Iterable[Widget]:
+        yield Static("", id="replay-title", classes="screen-title")
+        yield Static("", id="verify-line")
+        if self.replay is not None:
+            yield board_for(self.replay.game.id)(id="board")
+        else:
+            yield Static(self.error or "", id="replay-error", classes="error")
+        yield Timeline("", id="timeline")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        replay = self.replay
+        if replay is None:
+            self.query_one("#verify-line", Static).update(f"✗ Cannot open: {self.error}")
+            return
+        game = replay.game
+        header = replay.header
+        date = str(getattr(header, "created", ""))[:16].replace("T", " ")
+        names = ", ".join(replay.names)
+        self.query_one("#replay-title", Static).update(f"Replay — {game.title} · {names} · {date}")
+        self._turn_starts = self.turn_starts()
+        self.k = replay.last_step if replay.finished else 0
+        self.rebuild_lines()
+        self.query_one("#verify-line", Static).update(
+            "… checking the file (re-simulating every event)"
+        )
+        self.run_verify()
+        self.show()
+
+    @work(thread=True, exclusive=True, group="verify")
+    def run_verify(self) -> None:
+        assert self.replay is not None
+        try:
+            report = verify(self.replay)
+        except ReplayError as err:
+            report = VerifyReport(ok=False, message=str(err))
+        self.app.call_from_thread(self.show_report, report)
+
+    def show_report(self, report: VerifyReport) -> None:
+        self.report = report
+        mark = "✓ Verified" if report.ok else "✗ Does not verify"
+        self.query_one("#verify-line", Static).update(f"{mark}: {report.message}")
+        self.query_one("#verify-line", Static).set_class(not report.ok, "error")
+
+    # ---------------------------------------------------------------- reading the file
+
+    def turn_starts(self) -> list[int]:
+        """Step numbers where a new turn begins (the acting seat changes)."""
+        assert self.replay is not None
+        starts: list[int] = []
+        previous: int | None = None
+        for k, step in enumerate(self.replay.steps):
+            if k == 0:
+                continue
+            if step.seat != previous or any(
+                type(e).__name__ == "TurnStarted" for e in self.replay.steps[k - 1].events
+            ):
+                starts.append(k)
+            previous = step.seat
+        return starts
+
+    def events_for(self, k: int) -> list[Any]:
+        assert self.replay is not None
+        game = self.replay.game
+        events = self.replay.steps[k].events
+        if self.perspective is None:
+            return list(events)
+        out = []
+        for event in events:
+            seen = game.redact(event, self.perspective)
+            if seen is not None:
+                out.append(seen)
+        return out
+
+    def rebuild_lines(self) -> None:
+        assert self.replay is not None
+        names = self.replay.names
+        self._lines = [
+            describe_events(self.replay.game, self.events_for(k), names, k, step.seat)
+            for k, step in enumerate(self.replay.steps)
+        ]
+
+    def turn_index(self) -> int:
+        """1-based number of the turn that step k belongs to (0 = before the first)."""
+        return sum(1 for s in self._turn_starts if s <= self.k)
+
+    def data(self) -> BoardData:
+        replay = self.replay
+        assert replay is not None
+        game = replay.game
+        state = replay.state_at(self.k)
+        result = game.result(state)
+        pending = () if result is not None else tuple(game.pending(state))
+        shown = state if self.perspective is None else game.view(state, self.perspective)
+        history = [(j, replay.steps[j].seat, self.events_for(j)) for j in range(self.k + 1)]
+        return BoardData(
+            game=game,
+            config=replay.config,
+            names=replay.names,
+            state=shown,
+            perspective=self.perspective,
+            pending=pending,
+            last_events=self.events_for(self.k),
+            result=result,
+            history=history,
+            live=False,
+        )
+
+    # ---------------------------------------------------------------- drawing
+
+    def show(self) -> None:
+        replay = self.replay
+        if replay is None:
+            return
+        board = self.query_one("#board", Board)
+        try:
+            data = self.data()
+        except ReplayError as err:
+            self.query_one("#verify-line", Static).update(f"✗ {err}")
+            return
+        board.show(data)
+        lines = [line for step in self._lines[: self.k + 1] for line in step]
+        board.set_log(lines[-TAIL:])
+        view = (
+            "everyone" if self.perspective is None else f"{replay.names[self.perspective]}'s view"
+        )
+        seat = replay.steps[self.k].seat
+        who = replay.names[seat] if seat is not None else "setup"
+        state = "▶ playing" if self.playing else "❚❚ paused"
+        speed = self.speedway.settings.animation
+        last = replay.last_step
+        width = max(10, self.size.width - 4)
+        filled = round(width * self.k / last) if last else width
+        bar = "━" * filled + "●" + "─" * max(0, width - filled)
+        self.query_one(Timeline).update(
+            f"Step {self.k}/{last} · turn {self.turn_index()}/{len(self._turn_starts)} · "
+            f"{who} · view: {view} · {state} ({speed})\n{bar}"
+        )
+
+    # ---------------------------------------------------------------- keys
+
+    def seek(self, k: int) -> None:
+        if self.replay is None:
+            return
+        self.k = max(0, min(self.replay.last_step, k))
+        self.show()
+
+    def action_step(self, delta: int) -> None:
+        self.pause()
+        self.seek(self.k + delta)
+
+    def action_turn(self, delta: int) -> None:
+        self.pause()
+        starts = self._turn_starts
+        if not starts:
+            return
+        if delta > 0:
+            later = [s for s in starts if s > self.k]
+            self.seek(later[0] if later else self.replay.last_step if self.replay else 0)
+        else:
+            earlier = [s for s in starts if s < self.k]
+            self.seek(earlier[-1] if earlier else 0)
+
+    def action_jump(self, where: str) -> None:
+        self.pause()
+        self.seek(0 if where == "start" else (self.replay.last_step if self.replay else 0))
+
+    def goto_turn(self, n: int) -> None:
+        starts = self._turn_starts
+        if not starts:
+            return
+        n = max(1, min(len(starts), n))
+        self.seek(starts[n - 1])
+
+    def action_goto(self) -> None:
+        self.pause()
+
+        def got(n: int | None) -> None:
+            if n is not None:
+                self.goto_turn(n)
+
+        self.app.push_screen(AskTurn(len(self._turn_starts)), got)
+
+    def action_play(self) -> None:
+        if self.playing:
+            self.pause()
+        else:
+            if self.replay is not None and self.k >= self.replay.last_step:
+                self.k = 0
+            self.playing = True
+            self._schedule()
+        self.show()
+
+    def _schedule(self) -> None:
+        delay = max(0.05, self.speedway.settings.bot_delay)
+        self._timer = self.set_timer(delay, self._advance)
+
+    def _advance(self) -> None:
+        self._timer = None
+        if not self.playing or self.replay is None:
+            return
+        if self.k >= self.replay.last_step:
+            self.playing = False
+            self.show()
+            return
+        self.seek(self.k + 1)
+        self._schedule()
+
+    def pause(self) -> None:
+        self.playing = False
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def action_speed(self, step: int) -> None:
+        import msgspec
+
+        from tui.screens.table import SPEEDS
+
+        app = self.speedway
+        index = max(0, min(len(SPEEDS) - 1, SPEEDS.index(app.settings.animation) + step))
+        app.apply_settings(msgspec.structs.replace(app.settings, animation=SPEEDS[index]))
+        self.show()
+
+    def action_perspective(self) -> None:
+        if self.replay is None:
+            return
+        n = len(self.replay.seats)
+        order: list[int | None] = [None, *range(n)]
+        self.perspective = order[(order.index(self.perspective) + 1) % len(order)]
+        self.rebuild_lines()
+        self.show()
+
+    def action_chart(self) -> None:
+        if self.replay is None:
+            return
+        from tui.screens.chart import RaceChartScreen
+
+        self.app.push_screen(RaceChartScreen(self.data(), cursor_state_id=self.k))
+
+    def action_rules(self) -> None:
+        self.speedway.show_rules(self.replay.game.id if self.replay else None)
+
+    def action_branch(self) -> None:
+        if self.replay is None:
+            return
+        self.pause()
+        step = self.k
+        replay = self.replay
+
+        def got(words: list[str] | None) -> None:
+            if words is not None:
+                self.branch(replay, step, words)
+
+        self.app.push_screen(BranchDialog(replay, step), got)
+
+    def branch(self, replay: Replay, step: int, words: list[str]) -> None:
+        app = self.speedway
+        game = replay.game
+        if game.result(replay.state_at(step)) is not None:
+            self.notify(
+                "The game is already over at this step; pick an earlier one.", severity="error"
+            )
+            return
+        try:
+            specs = parse_seats(game, words, app.identity)
+        except ConfigError as err:
+            self.notify(str(err), severity="error")
+            return
+        import msgspec
+
+        spec = TableSpec(
+            game=game.id,
+            seats=specs,
+            options=msgspec.to_builtins(replay.config),
+            bot_delay=app.bot_delay,
+            branched_from={
+                "source": str(self.path),
+                "step": step,
+                "events": replay.events_upto(step),
+            },
+        )
+        app.add_local(
+            hot_identity(s.name) for s in specs if s.identity and s.identity != app.identity.id
+        )
+        app.run_worker(app.create_and_open(spec))
+
+    def action_back(self) -> None:
+        self.pause()
+        self.app.pop_screen()

@@ -1,0 +1,96 @@
+"""Open a replay: the replays folder newest first (game, date, players, winner), or a path.
+
+Owns the file browser over `replays.list_replays`; choosing a file opens the replay viewer.
+Must not read game state itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Input, Static
+
+from replays import ReplayInfo, list_replays
+from tui.screens.base import SpeedwayScreen
+
+
+class AskPath(ModalScreen[str | None]):
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-box"):
+            yield Static("Path of a replay file:")
+            yield Input(placeholder="/path/to/game.replay", id="replay-path")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayBrowser(SpeedwayScreen):
+    BINDINGS: ClassVar = [
+        Binding("enter", "open", "Open", show=False),
+        Binding("p", "path", "Open a path"),
+        Binding("escape", "back", "Back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.files: list[ReplayInfo] = []
+
+    def body(self) -> Iterable[Widget]:
+        folder = self.speedway.replays_dir
+        yield Static(f"Replays in {folder}" if folder else "Replays", classes="screen-title")
+        yield DataTable(id="browser-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="browser-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        grid = self.query_one(DataTable)
+        grid.add_columns("Date (UTC)", "Game", "Players", "Winner", "Steps")
+        folder = self.speedway.replays_dir
+        try:
+            self.files = list_replays(folder) if folder is not None and folder.is_dir() else []
+        except OSError as err:
+            self.files = []
+            self.notify(f"Could not read the replays folder: {err.strerror}.", severity="error")
+        for info in self.files:
+            grid.add_row(
+                info.date[:16].replace("T", " "),
+                info.title,
+                ", ".join(info.players),
+                info.winner or ("—" if info.finished else "(unfinished)"),
+                str(info.steps),
+            )
+        self.query_one("#browser-empty", Static).update(
+            "" if self.files else "No replays yet: finished games are saved here. p opens a path."
+        )
+        grid.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        grid = self.query_one(DataTable)
+        if self.files and 0 <= grid.cursor_row < len(self.files):
+            self.speedway.open_replay(Path(self.files[grid.cursor_row].path))
+
+    def action_path(self) -> None:
+        def got(path: str | None) -> None:
+            if path:
+                self.speedway.open_replay(Path(path).expanduser())
+
+        self.app.push_screen(AskPath(), got)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,60 @@
+"""Rules pages: one help page per game in our own words, with our rulings.
+
+Owns the rules viewer (a tab per game). Pages live in ``tui/rules/*.md``. Must not hold state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.markdown import Markdown
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from tui.games import RULES_PAGES, rules_text
+from tui.screens.base import SpeedwayScreen
+
+TITLES = {"go500": "Go 500", "cthulhu500": "Cthulhu 500", "champions": "NASCAR Champions"}
+
+
+class RulesScreen(SpeedwayScreen):
+    MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
+    BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back"),
+        Binding("question_mark", "back", "Back", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+    ]
+
+    def __init__(self, game_id: str | None = None) -> None:
+        super().__init__()
+        self.game_id = game_id if game_id in RULES_PAGES else "go500"
+        self.pages = {g: rules_text(g) for g in RULES_PAGES}
+
+    def body(self) -> Iterable[Widget]:
+        with TabbedContent(initial=self.game_id, id="rules-tabs"):
+            for game_id in RULES_PAGES:
+                with (
+                    TabPane(TITLES.get(game_id, game_id), id=game_id),
+                    VerticalScroll(classes="rules-scroll"),
+                ):
+                    yield Static(Markdown(self.pages[game_id]), classes="rules-page")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{self.game_id} VerticalScroll", VerticalScroll).focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_page(self, direction: int) -> None:
+        scroll = self.query_one(
+            f"#{self.query_one(TabbedContent).active} VerticalScroll", VerticalScroll
+        )
+        if direction > 0:
+            scroll.scroll_page_down()
+        else:
+            scroll.scroll_page_up()

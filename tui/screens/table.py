@@ -1,0 +1,386 @@
+"""A live table: follow the hub's updates for one viewer, render them, send the player's moves.
+
+Owns `TableScreen` (the shared part of every game's table screen) and `GenericTableScreen` (any
+registered game, drawn by `GenericBoard`). The screen folds Welcome/StepUpdate into a `TableFold`
+and hands a `BoardData` to its board; a chosen action goes to ``hub.submit`` and the screen waits
+for the hub's step to show it (a refused action shows its sentence). Bots' steps are paced at the
+player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
+cover between seats and re-watches from the new seat.
+
+Must not: change game state itself, draw chance, or call the core's step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import msgspec
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Static
+
+from core.game import IllegalAction
+from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
+from tui.fold import LogLine, TableFold
+from tui.screens.base import SpeedwayScreen
+from tui.settings import ANIMATION_DELAYS
+from tui.widgets.board import Board, BoardData, GenericBoard
+from tui.widgets.common import ActionChosen, StatusLine
+
+SPEEDS = list(ANIMATION_DELAYS)
+
+
+class PassKeyboard(ModalScreen[bool]):
+    """Covers the table between hot-seat players so nobody sees another's hidden cards."""
+
+    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pass-box"):
+            yield Static(f"Pass the keyboard to {self.player}.", id="pass-title")
+            yield Static("Everyone else: look away. The table is hidden until they are ready.")
+            yield Button(f"I am {self.player} — show my seat (Enter)", id="pass-ready")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(True)
+
+    def action_ready(self) -> None:
+        self.dismiss(True)
+
+
+class TableScreen(SpeedwayScreen):
+    """The shared machinery of every live table screen."""
+
+    HIDDEN_INFORMATION: ClassVar[bool] = True
+    BINDINGS: ClassVar = [
+        Binding("escape", "leave", "Leave"),
+        Binding("question_mark", "rules", "Rules"),
+        Binding("minus", "speed(1)", "Slower"),
+        Binding("plus,equals_sign", "speed(-1)", "Faster"),
+    ]
+
+    def __init__(self, *, table_id: str, seat: int | None) -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.perspective = seat
+        self.fold: TableFold | None = None
+        self._busy = False
+        self._covering = False
+        self._queue: deque[Update] = deque()
+        self._pacer: Timer | None = None
+
+    # ---------------------------------------------------------------- layout
+
+    def make_board(self) -> Board:
+        return GenericBoard(id="board")
+
+    def body(self) -> Iterable[Widget]:
+        yield Static("Connecting to the table…", id="table-title", classes="screen-title")
+        yield self.make_board()
+        yield StatusLine("", id="status")
+        yield Footer()
+
+    @property
+    def board(self) -> Board:
+        return self.query_one("#board", Board)
+
+    # ---------------------------------------------------------------- following the hub
+
+    def on_mount(self) -> None:
+        self.follow(self.perspective)
+
+    def follow(self, seat: int | None) -> None:
+        self.perspective = seat
+        self._queue.clear()
+        self._follow(seat)
+
+    @work(exclusive=True, group="watch")
+    async def _follow(self, seat: int | None) -> None:
+        app = self.speedway
+        who = app.identity
+        if self.fold is not None and seat is not None:
+            who = app.who_for(self.fold.table.seats[seat].identity) or who
+        try:
+            watch = app.hub.watch(self.table_id, who, seat)
+        except (ValueError, IllegalAction) as err:
+            self.status(str(err), error=True)
+            return
+        try:
+            async for update in watch:
+                self.receive(update)
+        finally:
+            with contextlib.suppress(Exception):
+                await watch.close()
+
+    def receive(self, update: Update) -> None:
+        """Queue an update; bots' steps are played back at the chosen pace."""
+        if isinstance(update, Welcome):
+            self._queue.clear()
+            self.handle_update(update)
+            return
+        self._queue.append(update)
+        self._drain()
+
+    def _paced(self, update: Update) -> bool:
+        if not isinstance(update, StepUpdate) or self.fold is None or update.seat is None:
+            return False
+        seat = self.fold.table.seats[update.seat]
+        return seat.bot is not None and self.speedway.bot_delay > 0
+
+    def _drain(self) -> None:
+        while self._queue and self._pacer is None:
+            update = self._queue[0]
+            if self._paced(update):
+                self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
+                return
+            self._queue.popleft()
+            self.handle_update(update)
+
+    def _tick(self) -> None:
+        self._pacer = None
+        if self._queue:
+            self.handle_update(self._queue.popleft())
+        if self._queue and self._paced(self._queue[0]):
+            self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
+        else:
+            self._drain()
+
+    def handle_update(self, update: Update) -> None:
+        if isinstance(update, Welcome):
+            self.fold = TableFold.from_welcome(update, self.speedway.game(update.table.game))
+            self._busy = False
+            self.on_welcome(self.fold)
+            self.board.set_log(self.fold.log)
+            self.redraw()
+        elif isinstance(update, StepUpdate) and self.fold is not None:
+            lines = self.fold.apply(update)
+            self._busy = False
+            self.on_step(update)
+            self.board.add_log(lines)
+            self.redraw()
+        elif isinstance(update, TableChanged) and self.fold is not None:
+            self.fold.retable(update.table)
+            self.redraw()
+        elif isinstance(update, ChatLine):
+            state_id = self.fold.state_id if self.fold else 0
+            text = f"{update.nickname} says: {update.text}"
+            self.board.add_log([LogLine(state_id, update.seat, text)])
+        elif isinstance(update, Notice):
+            self.notify(update.text)
+
+    # ---------------------------------------------------------------- what this keyboard plays
+
+    def local_seats(self) -> list[int]:
+        if self.fold is None:
+            return []
+        app = self.speedway
+        return [
+            i
+            for i, s in enumerate(self.fold.table.seats)
+            if s.identity is not None and s.identity in app.local_identities
+        ]
+
+    def acting_seat(self) -> int | None:
+        """The first seat being asked that this keyboard plays for (after any playback)."""
+        if self.fold is None or self._queue:
+            return None
+        mine = set(self.local_seats())
+        for seat in self.fold.pending:
+            if seat in mine:
+                return seat
+        return None
+
+    def legal_now(self) -> list[Any]:
+        seat = self.acting_seat()
+        if seat is None or self.fold is None or self._busy or self._covering:
+            return []
+        if self.HIDDEN_INFORMATION and seat != self.perspective:
+            return []
+        return self.fold.legal(seat)
+
+    def _check_cover(self) -> None:
+        """Hot-seat with hidden information: cover the table and switch perspective."""
+        seat = self.acting_seat()
+        if (
+            not self.HIDDEN_INFORMATION
+            or seat is None
+            or seat == self.perspective
+            or self._covering
+            or self.fold is None
+        ):
+            return
+        self._covering = True
+        name = self.fold.names[seat]
+
+        def done(_: bool | None) -> None:
+            self._covering = False
+            self.follow(seat)
+
+        self.app.push_screen(PassKeyboard(name), done)
+
+    def on_action_chosen(self, message: ActionChosen) -> None:
+        message.stop()
+        self.submit(message.action)
+
+    def submit(self, action: Any) -> None:
+        seat = self.acting_seat()
+        if self.fold is None or seat is None:
+            self.not_your_move()
+            return
+        if self._busy:
+            return
+        self._busy = True
+        self._submit(seat, action, self.fold.state_id)
+
+    @work(group="submit")
+    async def _submit(self, seat: int, action: Any, state_id: int) -> None:
+        app = self.speedway
+        assert self.fold is not None
+        who = app.who_for(self.fold.table.seats[seat].identity) or app.identity
+        try:
+            await app.hub.submit(self.table_id, who, seat, action, state_id)
+        except (IllegalAction, ValueError) as err:
+            self._busy = False
+            self.redraw()
+            self.status(str(err), error=True)
+
+    # ---------------------------------------------------------------- rendering
+
+    def on_welcome(self, fold: TableFold) -> None:
+        """A (re)start of the fold: subclasses reset their UI state here."""
+
+    def on_step(self, update: StepUpdate) -> None:
+        """One step was folded: subclasses react (e.g. open the Cup standings)."""
+
+    def board_data(self) -> BoardData | None:
+        fold = self.fold
+        if fold is None:
+            return None
+        return BoardData(
+            game=fold.game,
+            config=fold.config,
+            names=fold.names,
+            state=fold.state,
+            perspective=fold.seat,
+            pending=fold.pending,
+            last_events=fold.last_events,
+            result=fold.result(),
+            acting=self.acting_seat(),
+            legal=self.legal_now(),
+            selected=self.selection(),
+            history=fold.history,
+        )
+
+    def selection(self) -> frozenset[str]:
+        return frozenset()
+
+    def redraw(self) -> None:
+        data = self.board_data()
+        if data is None or self.fold is None:
+            return
+        self.query_one("#table-title", Static).update(self.title_text())
+        self.board.show(data)
+        self.render_status()
+        self._check_cover()
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        info = self.fold.table
+        title = f"{self.fold.game.title} — {info.summary}"
+        return title + self.table_tag()
+
+    def table_tag(self) -> str:
+        """Over the network: the table id, and the invite code of a private table."""
+        if self.fold is None or not self.speedway.network:
+            return ""
+        tag = f"   table {self.fold.table.id}"
+        code_of = getattr(self.speedway.hub, "invite_code", None)
+        if self.fold.table.private and code_of is not None:
+            try:
+                code = code_of(self.table_id, self.speedway.identity)
+            except (ValueError, KeyError):
+                code = None
+            if code:
+                tag += f" · invite code {code}"
+        return tag
+
+    def render_status(self) -> None:
+        fold = self.fold
+        if fold is None:
+            self.status("Connecting to the table…")
+            return
+        result = fold.result()
+        if result is not None:
+            places = ", ".join(
+                f"{i + 1}. {fold.names[seat]} ({result.scores[seat]})"
+                for i, seat in enumerate(result.ranking)
+            )
+            self.status(f"Race over — {places}.{self.end_hint()}")
+            return
+        seat = self.acting_seat()
+        if seat is not None:
+            self.status(self.your_move_text(seat))
+        elif fold.pending:
+            waiting = ", ".join(fold.names[s] for s in fold.pending)
+            self.status(f"Waiting for {waiting}…")
+        else:
+            self.status(fold.table.status.capitalize())
+
+    def end_hint(self) -> str:
+        return ""
+
+    def your_move_text(self, seat: int) -> str:
+        assert self.fold is not None
+        return f"{self.fold.names[seat]}, it is your move."
+
+    def not_your_move(self) -> None:
+        """Say why a move key does nothing now."""
+        fold = self.fold
+        if fold is None:
+            self.status("Still connecting to the table…", error=True)
+        elif fold.result() is not None:
+            self.status(f"The race is over.{self.end_hint()}  esc: leave", error=True)
+        elif not self.local_seats():
+            self.status("You are watching this table; you have no seat here.", error=True)
+        elif self._queue:
+            self.status(
+                "Wait for the bots' moves to finish showing (+ speeds them up).", error=True
+            )
+        else:
+            waiting = ", ".join(fold.names[s] for s in fold.pending) or "the table"
+            self.status(f"It is not your move yet; waiting for {waiting}.", error=True)
+
+    def status(self, text: str, *, error: bool = False) -> None:
+        with contextlib.suppress(Exception):
+            self.query_one(StatusLine).say(text, error=error)
+
+    # ---------------------------------------------------------------- actions
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+    def action_rules(self) -> None:
+        self.speedway.show_rules(self.fold.game.id if self.fold else None)
+
+    def action_speed(self, step: int) -> None:
+        app = self.speedway
+        index = SPEEDS.index(app.settings.animation)
+        index = max(0, min(len(SPEEDS) - 1, index + step))
+        app.apply_settings(msgspec.structs.replace(app.settings, animation=SPEEDS[index]))
+        self.notify(f"Animation speed: {SPEEDS[index]}.", timeout=2)
+
+
+class GenericTableScreen(TableScreen):
+    """Any registered game: the view summary, the race log and the legal actions."""

@@ -1,0 +1,551 @@
+"""Go 500 board: the dice tray, the driver scoreboard with mile bars, call-outs and the log.
+
+Owns drawing a Go 500 `BoardData`: readable dice faces (a symbol *and* a word on every face, so
+colour is never the only signal), saved dice set apart on a shelf, what stopping now would score,
+every driver's miles toward the race length as a bar with the seat number, and the flags and
+events of the latest step called out. Clicking a die posts `DieClicked`; the screen decides.
+
+Must not: hold game state, change it, or talk to the hub.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui.widgets.board import Board, BoardData
+from tui.widgets.common import RaceLog
+
+ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
+DIE_W = 8  # box width of a flag/track/power die
+END_W = 9  # box width of the pit and crash dice
+KEYS = {"T1": "1", "T2": "2", "T3": "3", "T4": "4", "T5": "5", "P": "6"}
+PALETTE = {
+    "normal": ["#e8524a", "#3d8fe0", "#f2c12e", "#49b86b", "#b36bd6", "#f08a3c"],
+    "colour_blind": ["#0072b2", "#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#d55e00"],
+}
+FLAG_STYLE = {
+    "green": Style(color="white", bgcolor="#2e7d32", bold=True),
+    "yellow": Style(color="black", bgcolor="#e6b800", bold=True),
+    "red": Style(color="white", bgcolor="#c62828", bold=True),
+    "black": Style(color="white", bgcolor="#111111", bold=True),
+}
+FLAG_STYLE_CB = {
+    "green": Style(color="white", bgcolor="#0072b2", bold=True),
+    "yellow": Style(color="black", bgcolor="#e69f00", bold=True),
+    "red": Style(color="white", bgcolor="#d55e00", bold=True),
+    "black": Style(color="white", bgcolor="#111111", bold=True),
+}
+DIE_STYLE = {
+    "F": Style(color="black", bgcolor="#eeeeee"),
+    "T": Style(color="white", bgcolor="#262626"),
+    "P": Style(color="white", bgcolor="#1f6f38"),
+    "PIT": Style(color="black", bgcolor="#d9b400"),
+    "CR": Style(color="white", bgcolor="#a82424"),
+}
+SYMBOLS = {
+    "green": "⚑",
+    "yellow": "⚑",
+    "red": "⚑",
+    "black": "⚑",
+    "circle": "◯",
+    "flat": "⊘",
+    "caution": "⚠",
+    "crash": "✸",
+    "big_x": "✖",
+}
+
+
+def car_colour(seat: int, colour_blind: bool) -> str:
+    colours = PALETTE["colour_blind" if colour_blind else "normal"]
+    return colours[seat % len(colours)]
+
+
+def _dice() -> Any:
+    from core.go500.data import DICE
+
+    return DICE.by_id
+
+
+def die_kind(die: str) -> str:
+    return "T" if die.startswith("T") else die
+
+
+def face_words(die: str, face: int | None, config: Any) -> tuple[str, str, str]:
+    """(top line, word line, face kind) for one die face; face None = not rolled."""
+    if face is None:
+        return ("·", "", "none")
+    spec = _dice()[die_kind(die)].faces[face]
+    kind = spec.kind
+    if kind == "miles":
+        miles = spec.miles or 0
+        top = f"{miles:+d}" if die in ("PIT", "CR") else str(miles)
+        return (top, "miles", kind)
+    if kind == "circle":
+        track, power = getattr(config, "circle_values", (25, 50))
+        value = power if die == "P" else track
+        return (f"◯ {value}", "CIRCLE", kind)
+    word = {"big_x": "BIG X"}.get(kind, spec.label.upper())
+    return (SYMBOLS.get(kind, "?"), word, kind)
+
+
+@dataclass(frozen=True)
+class DieView:
+    die: str  # F, T1…T5, P, PIT, CR
+    face: int | None
+    saved: bool = False
+    removed: bool = False
+    lost: bool = False
+    selected: bool = False
+    empty: bool = False  # an empty slot (the die is on the other row)
+
+
+def _center(text: str, width: int) -> str:
+    text = text[:width]
+    left = (width - len(text)) // 2
+    return " " * left + text + " " * (width - len(text) - left)
+
+
+def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
+    """Four lines of one die box."""
+    width = END_W if view.die in ("PIT", "CR") else DIE_W
+    inner = width - 2
+    if view.empty:
+        return [Text(" " * width) for _ in range(4)]
+    top, word, kind = face_words(view.die, view.face, config)
+    if view.removed and view.face is None:
+        top, word = "✗", "OUT"
+    elif view.lost:
+        top, word = "—", "NO FACE"
+    body = DIE_STYLE[die_kind(view.die)]
+    if kind in FLAG_STYLE:
+        body = (FLAG_STYLE_CB if colour_blind else FLAG_STYLE)[kind]
+    border = Style(bold=True) if view.selected or view.saved else Style(dim=view.removed)
+    label = view.die
+    top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
+    if view.selected:
+        bottom_border = "╰" + _center(f"SAVE {KEYS.get(view.die, '')}".strip(), inner) + "╯"
+    elif view.saved:
+        bottom_border = "╰" + _center("SAVED", inner) + "╯"
+    elif view.die in KEYS:
+        key = f"[{KEYS[view.die]}]"
+        bottom_border = "╰─" + key + "─" * (inner - 1 - len(key)) + "╯"
+    else:
+        bottom_border = "╰" + "─" * inner + "╯"
+    face_style = body + Style(dim=view.removed, reverse=view.selected)
+    lines = [Text(top_border, style=border)]
+    for content in (top, word):
+        line = Text("│", style=border)
+        line.append(_center(content, inner), style=face_style)
+        line.append("│", style=border)
+        lines.append(line)
+    lines.append(Text(bottom_border, style=border + Style(reverse=view.selected)))
+    return lines
+
+
+class DieClicked(Message):
+    """A die of the tray was clicked (F, T1…T5, P)."""
+
+    def __init__(self, die: str) -> None:
+        super().__init__()
+        self.die = die
+
+
+# ------------------------------------------------------------------------------ reading state
+
+
+_ROLLS = ("DiceRolled", "PitDieRolled", "CrashDieRolled", "QualifyingRolled")
+
+
+def focus_seat(data: BoardData) -> int | None:
+    """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
+    state = data.state
+    if data.acting is not None and getattr(state, "phase", "") == "turn":
+        turn = _turn_of(state, data.acting)
+        if turn is not None and getattr(turn, "rolls", 0) > 0:
+            return data.acting
+    for event in reversed(data.last_events):
+        if type(event).__name__ in _ROLLS:
+            return int(event.seat)
+    for _, _, step_events in reversed(data.history[-12:]):
+        for event in reversed(step_events):
+            name = type(event).__name__
+            if name == "RaceStarted":
+                break
+            if name in _ROLLS[:3]:
+                turn = _turn_of(state, int(event.seat))
+                if turn is not None and getattr(turn, "rolls", 0) > 0:
+                    return int(event.seat)
+    if data.acting is not None:
+        return data.acting
+    current = getattr(state, "current", None)
+    return current if isinstance(current, int) else None
+
+
+def _turn_of(state: Any, seat: int | None) -> Any:
+    turns = getattr(state, "turns", ())
+    if seat is None or not 0 <= seat < len(turns):
+        return None
+    return turns[seat]
+
+
+def last_qualifying(data: BoardData, seat: int | None) -> Any:
+    for event in reversed(data.last_events):
+        if type(event).__name__ == "QualifyingRolled" and event.seat == seat:
+            return event
+    return None
+
+
+def callouts(data: BoardData) -> list[tuple[str, str]]:
+    """(text, kind) call-outs for the flags and track events of the latest step."""
+    names = data.names
+    out: list[tuple[str, str]] = []
+    for event in data.last_events:
+        name = type(event).__name__
+        if name == "DiceRolled" and event.dice and event.dice[0] == "F":
+            face = event.faces[0]
+            if face is not None:
+                _, _word, kind = face_words("F", face, data.config)
+                if kind in ("yellow", "red", "black"):
+                    text = {
+                        "yellow": "YELLOW FLAG — pit stop",
+                        "red": "RED FLAG — crash!",
+                        "black": "BLACK FLAG — penalty, no miles",
+                    }[kind]
+                    out.append((f"⚑ {text} ({names[event.seat]})", kind))
+        elif name == "InTheGroove":
+            out.append(
+                (f"★ IN THE GROOVE! {names[event.seat]}: 175 miles and an extra turn", "good")
+            )
+        elif name == "CautionCut":
+            if event.cut is not None:
+                out.append((f"⚠ CAUTION — {names[event.cut]} cut to {event.total} miles", "yellow"))
+            else:
+                out.append(("⚠ CAUTION — the lead is shared, nobody is cut", "yellow"))
+        elif name == "BigOneStarted":
+            out.append(
+                (
+                    f"✸ THE BIG ONE! ({names[event.seat]} crashed) everyone rolls the Crash Die",
+                    "red",
+                )
+            )
+        elif name == "PaintTraded":
+            target = "nobody" if event.target is None else names[event.target]
+            out.append((f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"))
+        elif name == "KnockedOut":
+            out.append((f"✖ BIG X — {names[event.seat]} is behind the wall (out)", "red"))
+        elif name == "PowerDieRemoved" and event.reason == "flat":
+            out.append((f"⊘ FLAT TIRE — {names[event.seat]} loses the Power Die", "yellow"))
+        elif name == "CheckeredFlag":
+            out.append((f"🏁 CHECKERED FLAG — {names[event.seat]} wins!", "good"))
+        elif name == "DriverFinished":
+            out.append((f"{names[event.seat]} crosses the line with {event.total} miles", "good"))
+        elif name == "FinalRoundStarted":
+            out.append(("FINAL ROUND — everyone still racing gets one more turn", "yellow"))
+        elif name == "PoleWon":
+            out.append((f"{names[event.seat]} takes the pole", "good"))
+        elif name == "RaceEnded" and event.ranking:
+            out.append((f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"))
+        elif name == "SeasonEnded":
+            out.append((f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"))
+    return out
+
+
+# ------------------------------------------------------------------------------ widgets
+
+
+class DiceTray(Widget):
+    """The dice in play on top, saved dice on the shelf below, Pit and Crash dice at the right."""
+
+    DEFAULT_CSS = """
+    DiceTray { height: 9; width: 100%; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._data: BoardData | None = None
+        self._colour_blind = False
+
+    def show(self, data: BoardData, colour_blind: bool) -> None:
+        self._data = data
+        self._colour_blind = colour_blind
+        self.refresh()
+
+    def views(self) -> tuple[list[DieView], list[DieView], list[DieView], str]:
+        """(rolling row, saved shelf, pit/crash dice, caption)."""
+        data = self._data
+        blank = [DieView(d, None) for d in ROW_DICE]
+        shelf = [DieView(d, None, empty=True) for d in ROW_DICE]
+        if data is None:
+            return blank, shelf, [], ""
+        state = data.state
+        seat = focus_seat(data)
+        names = data.names
+        phase = getattr(state, "phase", "")
+        qual = last_qualifying(data, seat)
+        if qual is not None:
+            row = [DieView("F", None, empty=True)]
+            row += [DieView(f"T{i + 1}", f) for i, f in enumerate(qual.faces)]
+            row.append(DieView("P", None, empty=True))
+            caption = f"{names[qual.seat]} qualifies: {qual.score} miles"
+            return row, shelf, [], caption
+        turn = _turn_of(state, seat)
+        if turn is None or getattr(turn, "rolls", 0) == 0:
+            caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
+            return blank, shelf, [], caption
+        row, shelf = [], []
+        for i, die in enumerate(ROW_DICE):
+            face = turn.faces[i]
+            saved = bool(turn.saved[i])
+            removed = bool(turn.removed[i])
+            lost = bool(turn.lost[i])
+            if saved:
+                row.append(DieView(die, None, empty=True))
+                shelf.append(DieView(die, face, saved=True, removed=removed))
+            else:
+                selected = die in data.selected and data.acting == seat
+                row.append(DieView(die, face, removed=removed, lost=lost, selected=selected))
+                shelf.append(DieView(die, None, empty=True))
+        extra = []
+        if turn.pit is not None:
+            extra.append(DieView("PIT", turn.pit))
+        if turn.crash is not None:
+            extra.append(DieView("CR", turn.crash))
+        caption = f"{names[seat]}'s dice" + (" (extra turn)" if turn.extra else "")
+        if data.acting is not None and data.acting != seat:
+            caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
+        return row, shelf, extra, caption
+
+    def render(self) -> Text:
+        row, shelf, extra, caption = self.views()
+        config = self._data.config if self._data else None
+        cb = self._colour_blind
+        row_lines = [Text() for _ in range(4)]
+        shelf_lines = [Text() for _ in range(4)]
+        for view in row:
+            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
+                line.append_text(part)
+        for view in shelf:
+            for line, part in zip(shelf_lines, draw_die(view, config, cb), strict=True):
+                line.append_text(part)
+        for line in row_lines:
+            line.append("  ")
+        for view in extra:
+            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
+                line.append_text(part)
+        info = self.info_lines()
+        for line, text in zip(shelf_lines, info, strict=False):
+            line.append("  ")
+            line.append_text(text)
+        out = Text(caption or " ", style=Style(bold=True))
+        out.append(
+            "   (saved dice sit on the shelf below)" if caption else "", style=Style(dim=True)
+        )
+        for line in row_lines + shelf_lines:
+            out.append("\n")
+            out.append_text(line)
+        return out
+
+    def info_lines(self) -> list[Text]:
+        data = self._data
+        if data is None:
+            return []
+        state = data.state
+        seat = focus_seat(data)
+        turn = _turn_of(state, seat)
+        if seat is None or turn is None or getattr(turn, "rolls", 0) == 0:
+            return []
+        totals = getattr(state, "totals", ())
+        total = totals[seat] if seat < len(totals) else 0
+        showing = int(getattr(turn, "showing", 0))
+        lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
+        if turn.end is None and turn.miles is None:
+            lines.append(
+                Text.assemble(("Stop now ", "dim"), (f"+{showing} → {total + showing}", "bold"))
+            )
+        else:
+            miles = turn.miles if turn.miles is not None else 0
+            lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
+            lines.append(Text(f"({str(turn.end).replace('_', ' ')})", style="dim"))
+        mode = getattr(getattr(state, "config", None), "mode", "")
+        if mode != "time_trial" and getattr(state, "phase", "") != "over" and data.result is None:
+            need = max(0, getattr(state, "race_length", 500) - total)
+            lines.append(Text(f"Need {need} to finish", style="dim"))
+        return lines[:4]
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y < 1 or event.y > 8 or event.x < 0:
+            return
+        index = event.x // DIE_W
+        if 0 <= index < len(ROW_DICE):
+            self.post_message(DieClicked(ROW_DICE[index]))
+
+
+class Scoreboard(Widget):
+    """Every driver's miles toward the race length as a bar, with seat number and state."""
+
+    DEFAULT_CSS = """
+    Scoreboard { width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._data: BoardData | None = None
+        self._colour_blind = False
+        self.border_title = "Drivers"
+
+    def show(self, data: BoardData, colour_blind: bool) -> None:
+        self._data = data
+        self._colour_blind = colour_blind
+        self.refresh()
+
+    def render(self) -> Text:
+        data = self._data
+        if data is None:
+            return Text("")
+        state = data.state
+        names = data.names
+        totals = list(getattr(state, "totals", ()) or [0] * len(names))
+        finished = getattr(state, "finished", ()) or (False,) * len(names)
+        out_flags = getattr(state, "out", ()) or (False,) * len(names)
+        mode = getattr(getattr(state, "config", None), "mode", "oval")
+        length = int(getattr(state, "race_length", 500) or 500)
+        goal = max([length, *totals]) if mode != "time_trial" else max([1, *totals])
+        order = list(getattr(state, "order", ()) or range(len(names)))
+        ranking = list(
+            getattr(state, "ranking", ()) or (data.result.ranking if data.result else [])
+        )
+        current = getattr(state, "current", None)
+        pole = getattr(state, "pole", None)
+        qual = getattr(state, "qual_scores", ())
+        name_w = max(4, min(12, max(len(n) for n in names)))
+        width = max(20, self.size.width - 2)
+        bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
+        header = self.header(state, mode, length)
+        text = Text(header, style=Style(bold=True))
+        phase = getattr(state, "phase", "")
+        rows = []
+        for seat in order:
+            tags = []
+            if seat < len(out_flags) and out_flags[seat]:
+                tags.append("OUT")
+            elif seat < len(finished) and finished[seat]:
+                tags.append("FIN")
+            if seat in ranking and (data.result is not None or phase == "over"):
+                tags.append(_ordinal(ranking.index(seat) + 1))
+            elif phase == "qualifying" and seat < len(qual) and qual[seat] is not None:
+                tags.append(f"Q{qual[seat]}")
+            if seat == pole:
+                tags.append("pole")
+            rows.append((seat, " ".join(tags)))
+        tag_w = max((len(t) for _, t in rows), default=0)
+        suffix_w = 9 if mode != "time_trial" else 8
+        bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
+        for seat, tags in rows:
+            colour = car_colour(seat, self._colour_blind)
+            total = totals[seat] if seat < len(totals) else 0
+            marker = "▶" if seat == current or seat in data.pending else " "
+            line = Text("\n")
+            line.append(f"{marker} ", style=Style(bold=True))
+            line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
+            line.append(f" {names[seat][:name_w]:<{name_w}} ")
+            filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
+            line.append("█" * filled, style=Style(color=colour))
+            line.append("░" * (bar_w - filled), style=Style(dim=True))
+            line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
+            if tags:
+                line.append(" " + tags, style=Style(bold=True))
+            text.append_text(line)
+        return text
+
+    @staticmethod
+    def header(state: Any, mode: str, length: int) -> str:
+        rnd = getattr(state, "round", 1)
+        if mode == "time_trial":
+            hours = getattr(getattr(state, "config", None), "hours", 6)
+            return f"Time Trial · hour {min(rnd, hours)} of {hours}"
+        name = getattr(state, "race_name", "") or "Race"
+        if mode == "cup":
+            schedule = getattr(getattr(state, "config", None), "schedule", ())
+            name = f"{name} ({getattr(state, 'race', 0) + 1} of {len(schedule)})"
+        if mode == "multi_game":
+            name = "Multi-Game"
+        return f"{name} · {length} miles · round {rnd}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class Callouts(Static):
+    """One line calling out the flags and track events of the latest step."""
+
+    DEFAULT_CSS = """
+    Callouts { height: 1; padding: 0 1; text-style: bold; }
+    Callouts.-yellow { background: $warning 35%; }
+    Callouts.-red { background: $error 40%; }
+    Callouts.-black { background: $panel; }
+    Callouts.-good { background: $success 35%; }
+    """
+
+    def show(self, data: BoardData) -> None:
+        calls = callouts(data)
+        for kind in ("yellow", "red", "black", "good"):
+            self.remove_class(f"-{kind}")
+        if not calls:
+            self.update("")
+            return
+        text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
+        self.update(text + (f"   (+{len(calls) - 1} more in the log)" if len(calls) > 1 else ""))
+        self.add_class(f"-{kind}")
+
+
+def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    for marker in (
+        "CHAMPION",
+        "RACE OVER",
+        "CHECKERED",
+        "BIG X",
+        "BIG ONE",
+        "TRADIN",
+        "CAUTION",
+        "GROOVE",
+    ):
+        for text, kind in calls:
+            if marker in text:
+                return text, kind
+    return calls[-1]
+
+
+class Go500Board(Board):
+    """The Go 500 table: call-outs, dice tray, scoreboard and race log."""
+
+    DEFAULT_CSS = """
+    Go500Board #go500-lower { height: 1fr; }
+    Go500Board Scoreboard { width: 55%; }
+    Go500Board RaceLog { width: 45%; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Callouts("", id="callouts")
+        yield DiceTray(id="tray")
+        with Horizontal(id="go500-lower"):
+            yield Scoreboard(id="scoreboard")
+            yield RaceLog(id="race-log")
+
+    def show(self, data: BoardData) -> None:
+        cb = "-colour-blind" in self.app.classes
+        self.query_one(Callouts).show(data)
+        self.query_one(DiceTray).show(data, cb)
+        self.query_one(Scoreboard).show(data, cb)
