@@ -2,7 +2,7 @@
 
 `make bench` prints one JSON line per figure. The win rate is measured over 1,000 seeded
 two-player games (promoter and random alternate seats) and over 1,000 three-player games (one
-promoter against two random bots, rotating seats). Speed: whole five-seat bot games per second
+promoter against two random bots, rotating seats); lookahead against promoter over 200 games. Speed: whole five-seat bot games per second
 (5 cars, every seat a bot) and events per second.
 """
 
@@ -18,14 +18,12 @@ from core.game import Seat, Table
 GAMES = 1000
 
 
-def _win_rate(players: int, games: int) -> float:
+def _win_rate(players: int, games: int, bot: str = "promoter", rival: str = "random") -> float:
     game = registry.get("champions")
     wins = 0
     for seed in range(games):
         me = seed % players
-        seats = [
-            Seat(name=f"s{i}", bot="promoter" if i == me else "random") for i in range(players)
-        ]
+        seats = [Seat(name=f"s{i}", bot=bot if i == me else rival) for i in range(players)]
         table = Table(game, game.default_config(), seats, seed)
         table.run_bots()
         result = table.result()
@@ -57,6 +55,11 @@ def run() -> Iterator[dict[str, Any]]:
         "name": "champions_promoter_beats_two_random_3p",
         "value": round(_win_rate(3, GAMES), 1),
         "unit": "% of 1000 games",
+    }
+    yield {
+        "name": "champions_lookahead_beats_promoter_2p",
+        "value": round(_win_rate(2, 200, "lookahead", "promoter"), 1),
+        "unit": "% of 200 games",
     }
     for bot in ("random", "promoter"):
         per_game, per_event = _speed(bot, 200)

@@ -29,6 +29,10 @@ def table_screen_for(game_id: str | None) -> type:
         from tui.screens.champions import ChampionsTableScreen
 
         return ChampionsTableScreen
+    if game_id == "cthulhu500":
+        from tui.screens.cthulhu500 import CthulhuTableScreen
+
+        return CthulhuTableScreen
     return GenericTableScreen
 
 
@@ -49,6 +53,10 @@ def board_for(game_id: str) -> type:
         from tui.widgets.champions import ChampionsBoard
 
         return ChampionsBoard
+    if game_id == "cthulhu500":
+        from tui.widgets.cthulhu500 import CthulhuBoard
+
+        return CthulhuBoard
     from tui.widgets.board import GenericBoard
 
     return GenericBoard

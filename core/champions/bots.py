@@ -29,7 +29,7 @@ from core.champions.model import (
 from core.champions.track import can_step, move_ends
 from core.rng import Chance
 
-__all__ = ["BOTS", "promoter_bot", "random_bot"]
+__all__ = ["BOTS", "car_weights", "promoter_bot", "random_bot"]
 
 TRACK = COMPONENTS.track
 ROWS = TRACK.rows
@@ -47,7 +47,7 @@ STALL_TURNS = 60
 """After this many turns in a lap the promoter pushes every car on, so bots never stall."""
 
 
-def _weights(view: ChampionsState, seat: int) -> list[float]:
+def car_weights(view: ChampionsState, seat: int) -> list[float]:
     """How much ``seat`` wants each car to go forward (negative: hold it back)."""
     if view.turn > STALL_TURNS:
         return [1.0] * len(view.cars)
@@ -116,7 +116,7 @@ def _leader_bonus(view: ChampionsState, weights: list[float], colour: int) -> fl
 
 
 def _choose_dice(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
-    weights = _weights(view, seat)
+    weights = car_weights(view, seat)
     best: tuple[float, int] | None = None
     best_action: Any = None
     for index, action in enumerate(legal):
@@ -141,7 +141,7 @@ def _choose_dice(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
 def _choose_destination(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
     head = view.queue[0]
     assert isinstance(head, MoveTask)
-    w = _weights(view, seat)[head.car]
+    w = car_weights(view, seat)[head.car]
     occupied = view.occupied(but=head.car)
 
     def score(action: ChooseDestination) -> tuple[float, float]:
@@ -153,7 +153,7 @@ def _choose_destination(view: ChampionsState, seat: int, legal: Sequence[Any]) -
                 if car.on_track and car.space is not None and car.colour != head.car:
                     after = occupied | {action.end}
                     if car.row == action.end[0] - 1 and not can_step(TRACK, car.space, after):
-                        blocks -= _weights(view, seat)[car.colour]
+                        blocks -= car_weights(view, seat)[car.colour]
         return (w * row + 0.3 * blocks, -row if w < 0 else row)
 
     return max(legal, key=score)
@@ -162,7 +162,7 @@ def _choose_destination(view: ChampionsState, seat: int, legal: Sequence[Any]) -
 def _choose_targets(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
     head = view.queue[0]
     card = COMPONENTS.cards[getattr(head, "card", 0)]
-    weights = _weights(view, seat)
+    weights = car_weights(view, seat)
     if card.kind in ("SPIN_OUT", "CRASH"):
         return max(
             legal,
@@ -179,12 +179,12 @@ def _choose_targets(view: ChampionsState, seat: int, legal: Sequence[Any]) -> An
 
 
 def _choose_last(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
-    weights = _weights(view, seat)
+    weights = car_weights(view, seat)
     return max(legal, key=lambda a: _move_value(view, weights, a.car, 7))
 
 
 def _choose_neighbour(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
-    weights = _weights(view, seat)
+    weights = car_weights(view, seat)
     return max(legal, key=lambda a: _leader_bonus(view, weights, a.car))
 
 
@@ -202,7 +202,7 @@ def promoter_bot(view: ChampionsState, seat: int, legal: Sequence[Any], chance: 
     if isinstance(first, (TurnForward, LeaveBackwards)):
         head = view.queue[0]
         assert isinstance(head, MoveTask)
-        forward = _weights(view, seat)[head.car] > 0
+        forward = car_weights(view, seat)[head.car] > 0
         return TurnForward() if forward else LeaveBackwards()
     if isinstance(first, ChooseTargets):
         return _choose_targets(view, seat, legal)

@@ -1,6 +1,7 @@
 """NASCAR Champions events in words, for the race log and ``replay --print``.
 
-Owns one readable English sentence per event. A redacted event never reveals what it hides: a
+Owns one readable English sentence per event, the prompt for the decision being asked and a
+short label per action (for menus). A redacted event never reveals what it hides: a
 Sponsor card dealt to someone else is "a Sponsor card", a hidden deck order is not shown.
 
 Must not: change state or read anything but the event, the seat names and the component data.
@@ -24,6 +25,13 @@ from core.champions.model import (
     CarsSelected,
     CarTurnedBackwards,
     CarTurnedForward,
+    ChampionsState,
+    ChooseCar,
+    ChooseCrashNeighbour,
+    ChooseDestination,
+    ChooseDice,
+    ChooseLastCar,
+    ChooseTargets,
     DeckShuffled,
     DiceChosen,
     DiceRolled,
@@ -34,14 +42,22 @@ from core.champions.model import (
     LapEnded,
     LapStarted,
     LastCarChosen,
+    LastCarTask,
+    LeaveBackwards,
     MoneyAwarded,
+    MoveTask,
+    NeighbourTask,
     RedLineCrossed,
+    Roll,
+    ShiftGears,
     SponsorDealt,
     SponsorsRevealed,
+    TargetTask,
+    TurnForward,
     TurnStarted,
 )
 
-__all__ = ["car_name", "describe", "face_name", "ordinal", "space_name"]
+__all__ = ["action_label", "car_name", "describe", "face_name", "ordinal", "prompt", "space_name"]
 
 LANES = ("inside", "middle", "outside")
 
@@ -173,3 +189,56 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         top = e.ranking[0]
         return f"The game is over: {_seat(names, top)} is the NASCAR Champion with {_money(e.money[top])}."
     return None
+
+
+def prompt(state: ChampionsState) -> str:
+    """The decision the active player faces now, in words ("" when nobody is asked)."""
+    phase = state.phase
+    if phase == "choose_car":
+        return "Choose the car you will drive."
+    if phase == "roll":
+        return "Roll the five dice."
+    if phase == "choose_dice":
+        if state.shift_gears[state.active] > 0 and not state.shifted:
+            return "Choose three dice to play, or shift gears to roll again."
+        return "Choose three dice to play."
+    if phase != "resolve" or not state.queue:
+        return ""
+    head = state.queue[0]
+    if isinstance(head, MoveTask):
+        car = car_name(head.car)
+        if state.cars[head.car].backwards:
+            return f"{car} faces backwards: turn it forward, or leave it."
+        return f"Choose where {car} ends its {head.steps}-space move."
+    if isinstance(head, TargetTask):
+        card = COMPONENTS.cards[head.card]
+        what = "one car" if card.cars == 1 else "two different cars, in order"
+        return f"{card.name}: name {what}."
+    if isinstance(head, LastCarTask):
+        return "Back Burner: choose which of the last cars moves."
+    if isinstance(head, NeighbourTask):
+        return f"Crash: choose a car next to {car_name(head.car)} to turn backwards."
+    return ""
+
+
+def action_label(action: Any) -> str:
+    """A short menu label for a legal action."""
+    if isinstance(action, ChooseCar):
+        return f"Drive {car_name(action.car)}"
+    if isinstance(action, Roll):
+        return "Roll"
+    if isinstance(action, ShiftGears):
+        return "Shift gears (re-roll)"
+    if isinstance(action, ChooseDice):
+        return f"Keep dice {', '.join(map(str, action.dice))}"
+    if isinstance(action, ChooseDestination):
+        return "Cross the finish line" if action.end is None else f"End on {space_name(action.end)}"
+    if isinstance(action, TurnForward):
+        return "Turn it forward"
+    if isinstance(action, LeaveBackwards):
+        return "Leave it backwards"
+    if isinstance(action, ChooseTargets):
+        return _cars(action.cars)
+    if isinstance(action, (ChooseLastCar, ChooseCrashNeighbour)):
+        return car_name(action.car)
+    return type(action).__name__

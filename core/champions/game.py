@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.champions import bots, describe, fold, rules, views
+from core.champions import bots, describe, fold, lookahead, rules, views
 from core.champions.model import Action, ChampionsConfig, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
@@ -31,7 +31,7 @@ class Champions:
     event_type = Event
 
     def __init__(self) -> None:
-        self.bots = dict(bots.BOTS)
+        self.bots = {**bots.BOTS, "lookahead": lookahead.lookahead_bot}
 
     def default_config(self) -> ChampionsConfig:
         return ChampionsConfig()

@@ -2,8 +2,10 @@
 
 Owns the `GAME` object the registry finds (`core.game.Game` contract) and wires the package's
 modules together: `cards` (the deck as data), `model` (state and work stack), `actions`,
-`events`, `board` (pure reckoning), `options` (who is asked what), `engine` (setup and step),
-`fold` (evolve, view, redact), `describe` (events in words) and `bots`.
+`events`, `board` (pure reckoning), `options` (who is asked what), `engine` (setup, step and
+the loop), `ctx` (one step's working copy), `passing` (tests, damage, repairs), `effects`
+(action cards, contagions), `fold` (evolve, view, redact), `describe` (events in words) and
+`bots`.
 Must not: hold rules of its own.
 """
 
@@ -15,7 +17,7 @@ from typing import Any
 from core.cthulhu500 import engine, fold
 from core.cthulhu500.actions import Action
 from core.cthulhu500.bots import BOTS
-from core.cthulhu500.describe import describe
+from core.cthulhu500.describe import action_text, decision_text, describe
 from core.cthulhu500.events import Event
 from core.cthulhu500.model import Config, State
 from core.game import BotFn, ConfigError, Result
@@ -88,6 +90,14 @@ class Cthulhu500:
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe(event, names)
+
+    def describe_action(self, action: Any, names: Sequence[str]) -> str:
+        """A menu label for a legal action (the TUI's `action_label` hook)."""
+        return action_text(action, names)
+
+    def describe_decision(self, view: State, seat: int | None, names: Sequence[str]) -> str:
+        """What the table waits for, as ``seat`` may know it."""
+        return decision_text(view, seat, names)
 
 
 GAME = Cthulhu500()

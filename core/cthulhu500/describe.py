@@ -1,6 +1,7 @@
 """Cthulhu 500 events in words, for the race log and `replay --print`.
 
-Owns one readable English sentence per event kind. A redacted event (a hidden card is `None`)
+Owns one readable English sentence per event kind, plus menu labels for actions
+(`action_text`) and the status line of what the table waits for (`decision_text`). A redacted event (a hidden card is `None`)
 is described without the card, so a sentence never reveals what its reader may not see.
 Must not: look at anything but the event and the seat names.
 """
@@ -10,10 +11,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core.cthulhu500 import actions as act
 from core.cthulhu500 import events as ev
 from core.cthulhu500.cards import name_of
+from core.cthulhu500.model import (
+    DActions,
+    DChain,
+    DChooseVehicle,
+    DContagion,
+    DDiscard,
+    DFreeTest,
+    DPitChoice,
+    DReroll,
+    DSetupDiscard,
+    DSponsor,
+    DWindow,
+    State,
+)
 
-__all__ = ["describe"]
+__all__ = ["action_text", "decision_text", "describe"]
 
 _OUTCOMES = {
     "swap": "{m} drops back past {t}: they swap places.",
@@ -182,3 +198,92 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         laps = ", ".join(f"{n(s)} {event.laps[s]}" for s in event.ranking)
         return f"The race is over. Final order: {laps} laps."
     return None  # pragma: no cover
+
+
+def action_text(action: Any, names: Sequence[str]) -> str:
+    """A short menu label for one legal action (for screens and prompts)."""
+    t = type(action)
+
+    def n(seat: int | None) -> str:
+        return "nobody" if seat is None else names[seat]
+
+    if t is act.ChooseVehicle:
+        return f"Drive the {name_of(action.marker)}"
+    if t is act.SetupDiscard or t is act.Discard:
+        return f"Discard {_cards(action.cards)}"
+    if t is act.PlayAction:
+        text = f"Play {name_of(action.card)}"
+        if action.target_card is not None and action.target_seat is not None:
+            text += f": {name_of(action.target_card)} of {n(action.target_seat)}"
+        elif action.target_card is not None:
+            text += f": {name_of(action.target_card)}"
+        elif action.target_seat is not None and action.to_seat is not None:
+            text += f": {n(action.target_seat)} / {n(action.to_seat)}"
+        elif action.target_seat is not None:
+            text += f" on {n(action.target_seat)}"
+        return text
+    if t is act.AddCrew:
+        return f"Add {name_of(action.card)} to {n(action.seat)}'s pit crew"
+    if t is act.PitChoice:
+        if action.kind == "repair":
+            return "Repair"
+        text = {"mod": "Bolt on", "tires": "Fit", "driver": "Make driver:"}[action.kind]
+        text += f" {name_of(action.card or 0)}"
+        if action.replace is not None:
+            text += f" (replacing {name_of(action.replace)})"
+        return text
+    if t is act.PlayReaction:
+        return f"Play {name_of(action.card)}"
+    if t is act.ChooseContagionTarget:
+        return f"Mark {name_of(action.card)}"
+    if t is act.SponsorDiscard:
+        return f"Give up {name_of(action.card)}"
+    if t is act.DrawCount:
+        return f"Draw {action.count}"
+    labels = {
+        act.AttemptPass: "Attempt a pass",
+        act.PitStop: "Pit stop",
+        act.TakeFreeTest: "Take the free passing test",
+        act.DeclineFreeTest: "Decline the free test",
+        act.PassReaction: "Pass",
+        act.Reroll: "Re-roll the die",
+        act.KeepRoll: "Keep the roll",
+        act.UseFlag: "Wave the promo flag (+1 action)",
+        act.EndActions: "End actions",
+    }
+    return labels.get(t, t.__name__)
+
+
+def decision_text(view: State, seat: int | None, names: Sequence[str]) -> str:
+    """What the table is waiting for, as ``seat`` may know it (a prompt or a status line)."""
+    if view.over:
+        return "The race is over."
+    top = view.stack[-1] if view.stack else None
+    if top is None:
+        return "Setting up."
+    asked = getattr(top, "seat", None)
+    t = type(top)
+    if t is DSetupDiscard:
+        if seat is not None and not view.setup_done[seat]:
+            return "Choose cards to discard in secret: more discarded, nearer the front."
+        return "Waiting for the secret setup discards."
+    if t is DWindow or t is DChain:
+        return "Waiting for reactions."
+    who = "You" if asked == seat else names[asked] if isinstance(asked, int) else "Someone"
+    if t is DActions:
+        return f"{who}: {view.actions_left} action(s) left."
+    if t is DDiscard:
+        return f"{who}: discard any cards, then draw."
+    if t is DFreeTest:
+        return f"{who}: take the free passing test?"
+    if t is DPitChoice:
+        return f"{who}: choose what the pit crew does."
+    if t is DReroll:
+        return f"{who}: re-roll the Car of Cthulhu's die?"
+    if t is DContagion:
+        return f"{who}: choose where the contagion jumps."
+    if t is DSponsor:
+        return f"{who}: the Sponsor That Must Not Be Named wants a card."
+    if t is DChooseVehicle:
+        return f"{who}: choose a vehicle."
+    return f"{who}: decide."

@@ -5,7 +5,9 @@ top of the stack, then runs tasks until a decision needs a person (two or more a
 always-asked one, C-AUTO-DECISION) or the race ends. Tasks emit events, and every event is
 folded at once, so the engine always reads the current state. The stack itself is recorded in a
 final `Flow` event, so a fold reproduces it. Chance is drawn only here, in the order C-CHANCE
-lists, and always recorded in an event.
+lists, and always recorded in an event. Passing tests and damage live in `passing.py`, card
+effects and contagions in `effects.py`; this module runs the loop, the decisions, the turn and
+the setup.
 
 Must not: draw chance in `evolve`, read a clock, or decide anything `options.py` would refuse.
 """
@@ -18,22 +20,10 @@ import msgspec
 
 from core.cthulhu500 import actions as act
 from core.cthulhu500 import events as ev
-from core.cthulhu500.board import (
-    ahead,
-    attack_equipment,
-    behind,
-    defend_equipment,
-    dmove_line,
-    drive,
-    fixit,
-    has_effect,
-    mod_with,
-    pass_line,
-    repair_bonus,
-    speed,
-)
-from core.cthulhu500.cards import CHECKERED_FLAG, DECK_IDS, card
-from core.cthulhu500.fold import evolve
+from core.cthulhu500.board import behind
+from core.cthulhu500.cards import CARDS, CHECKERED_FLAG, DECK_IDS, card
+from core.cthulhu500.ctx import Ctx
+from core.cthulhu500.effects import contagion_jump, contagion_tick, effect
 from core.cthulhu500.model import (
     DECISION_TYPES,
     Config,
@@ -69,7 +59,8 @@ from core.cthulhu500.model import (
     TTie,
     Vehicle,
 )
-from core.cthulhu500.options import MARKERS, always_asked, answers, asked, contagion_targets
+from core.cthulhu500.options import MARKERS, always_asked, answers, asked
+from core.cthulhu500.passing import damage, pass_test, pass_win, repair, tie
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
 
@@ -79,29 +70,8 @@ replace = msgspec.structs.replace
 HAND_SIZE = 5
 
 
-class Ctx:
-    """One step's working copy: the current state, the stack, the events so far, chance."""
-
-    __slots__ = ("events", "rng", "stack", "state")
-
-    def __init__(self, state: State, rng: Chance) -> None:
-        self.state = state
-        self.stack: list[Any] = list(state.stack)
-        self.events: list[Any] = []
-        self.rng = rng
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    def die(self) -> int:
-        return self.rng.below(6) + 1
-
-    def top_index(self, kind: type) -> int | None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if isinstance(self.stack[i], kind):
-                return i
-        return None
+_ALWAYS_TWO = (DActions, DWindow, DChain)
+"""Decisions that offer two or more answers whenever they ask anyone (see `options.asked`)."""
 
 
 # --------------------------------------------------------------------------- entry points
@@ -175,6 +145,34 @@ _REFUSALS: dict[type, tuple[str, str]] = {
 }
 
 
+def _refusal(state: State, top: Any, seat: int, action: Any) -> tuple[str, str]:
+    """The sentence and rule for an answer the decision on top does not accept."""
+    cid = getattr(action, "card", None)
+    hand = state.hands[seat]
+    holding = (act.PlayAction, act.AddCrew, act.PlayReaction, act.SponsorDiscard)
+    if isinstance(action, holding) and cid not in hand:
+        return f"You do not hold {_name(cid)}.", "C-PLAY-ACTION"
+    discards = (act.Discard, act.SetupDiscard)
+    if isinstance(action, discards) and any(c not in hand for c in action.cards):
+        return "You can only discard cards that are in your hand.", "C-DISCARD"
+    if isinstance(top, DActions) and isinstance(action, act.PlayAction):
+        return (
+            f"{_name(cid)} cannot be played like that now: it needs a legal target.",
+            "C-PLAY-ACTION",
+        )
+    if (
+        isinstance(top, DActions)
+        and state.actions_left == 0
+        and not isinstance(action, act.EndActions)
+    ):
+        return "You have no actions left this turn.", "C-ACTIONS"
+    return _REFUSALS[type(top)]
+
+
+def _name(cid: Any) -> str:
+    return card(cid).name if isinstance(cid, int) and cid in CARDS else "that card"
+
+
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     if state.over:
         raise GameOver("The race is over; no more moves can be made.")
@@ -182,7 +180,7 @@ def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
         raise NotYourTurn(f"Seat {seat + 1} is not being asked anything now.")
     top = state.stack[-1]
     if action not in answers(state, top, seat):
-        reason, rule = _REFUSALS[type(top)]
+        reason, rule = _refusal(state, top, seat, action)
         raise BreaksRule(reason, rule)
     ctx = Ctx(state, rng)
     _apply(ctx, top, seat, action)
@@ -210,7 +208,7 @@ def _run(ctx: Ctx) -> None:
                 _finish(ctx, top)
             else:
                 auto = None
-                if not always_asked(ctx.state, top):
+                if not isinstance(top, _ALWAYS_TWO) and not always_asked(ctx.state, top):
                     for seat in seats:
                         options = answers(ctx.state, top, seat)
                         if len(options) == 1:
@@ -448,19 +446,19 @@ def _execute(ctx: Ctx, task: Any) -> None:
     t = type(task)
     s = ctx.state
     if t is TPassTest:
-        _pass_test(ctx, task)
+        pass_test(ctx, task)
     elif t is TPassWin:
-        _pass_win(ctx, task)
+        pass_win(ctx, task)
     elif t is TDamage:
-        _damage(ctx, task)
+        damage(ctx, task)
     elif t is TTie:
-        _tie(ctx, task)
+        tie(ctx, task)
     elif t is TRepair:
         ctx.stack.pop()
-        _repair(ctx, task)
+        repair(ctx, task)
     elif t is TEffect:
         ctx.stack.pop()
-        _effect(ctx, task)
+        effect(ctx, task)
     elif t is TDiscardInPlay:
         ctx.stack.pop()
         still = tuple(c for c in task.cards if c in s.in_play)
@@ -488,10 +486,10 @@ def _execute(ctx: Ctx, task: Any) -> None:
         ctx.stack.pop()
         ctx.stack.extend([TNextTurn(task.seat), TContagionTick(task.seat), DSponsor(task.seat)])
     elif t is TContagionTick:
-        _contagion_tick(ctx, task)
+        contagion_tick(ctx, task)
     elif t is TContagionJump:
         ctx.stack.pop()
-        _contagion_jump(ctx, task.card, task.caster, task.origin)
+        contagion_jump(ctx, task.card, task.caster, task.origin)
     elif t is TNextTurn:
         ctx.stack.pop()
         rounds = s.config.round_limit
@@ -568,284 +566,3 @@ def _draw(ctx: Ctx, task: TDraw) -> None:
         return
     ctx.emit(ev.CardDrawn(seat=task.seat, card=top))
     ctx.stack[-1] = TDraw(seat=task.seat, count=task.count - 1)
-
-
-# --------------------------------------------------------------------------- passing
-
-
-def _pass_test(ctx: Ctx, t: TPassTest) -> None:
-    s = ctx.state
-    if t.stage == 0:
-        y = ahead(s.pack, t.x)
-        c = behind(s.pack, t.x)
-        ctx.emit(ev.PassDeclared(attacker=t.x, defender=y, kind=t.kind))
-        ctx.stack[-1] = replace(t, y=y, c=-1 if c == y else c, stage=1)
-        ctx.stack.append(DWindow(kind="try", x=t.x, y=y, pit=t.kind == "pit", next_from=s.active))
-    elif t.stage == 1:
-        if t.cancelled:
-            ctx.stack.pop()
-            ctx.emit(ev.PassCancelled(attacker=t.x, defender=t.y, stage="test"))
-            return
-        dx, dy = ctx.die(), ctx.die()
-        ctx.emit(ev.PassDiceRolled(attacker=t.x, defender=t.y, attacker_die=dx, defender_die=dy))
-        ctx.stack[-1] = replace(t, stage=2, dx=dx, dy=dy)
-        for seat in (t.x, t.y):
-            if card(s.vehicles[seat].marker).effect == "reroll_once":
-                ctx.stack.append(DReroll(seat))
-    else:
-        ctx.stack.pop()
-        cap = s.config.equipment_cap
-        vx, vy = s.vehicles[t.x], s.vehicles[t.y]
-        nitrous = s.nitrous if t.x == s.active else 0
-        ax = t.dx + speed(vx) + drive(vx) + attack_equipment(vx, cap) + t.atk_bonus + nitrous
-        dy = t.dy + speed(vy) + drive(vy) + defend_equipment(vy, cap) + t.def_bonus
-        outcome = "win" if ax > dy else "lose" if ax < dy else "tie"
-        ctx.emit(
-            ev.PassResolved(
-                attacker=t.x,
-                defender=t.y,
-                attacker_total=ax,
-                defender_total=dy,
-                outcome=outcome,
-                nitrous=nitrous,
-            )
-        )
-        if outcome == "win":
-            ctx.stack.append(TPassWin(x=t.x, y=t.y, draft=t.kind == "draft"))
-        elif outcome == "tie":
-            ctx.stack.append(TTie(x=t.x, y=t.y, c=t.c))
-
-
-def _pass_win(ctx: Ctx, t: TPassWin) -> None:
-    """C-PASS-WIN: Black Flag window, PASS(X), Spikey Bits, Nuclear Option."""
-    s = ctx.state
-    if t.stage == 0:
-        ctx.stack[-1] = replace(t, stage=1)
-        ctx.stack.append(DWindow(kind="win", x=t.x, y=t.y, next_from=s.active))
-        return
-    ctx.stack.pop()
-    if t.cancelled:
-        ctx.emit(ev.PassCancelled(attacker=t.x, defender=t.y, stage="win"))
-        return
-    _do_pass(ctx, t.x, t.y)
-    if t.draft:
-        fi = ctx.top_index(DFreeTest)
-        if fi is not None:
-            ctx.stack[fi] = replace(ctx.stack[fi], ready=True)
-    if has_effect(ctx.state, t.x, "damage_passed"):
-        ctx.stack.append(TDamage(v=t.y))
-    if has_effect(ctx.state, t.y, "damage_passer"):
-        ctx.stack.append(TDamage(v=t.x))
-
-
-def _do_pass(ctx: Ctx, x: int, y: int) -> None:
-    pack, lap = pass_line(ctx.state.pack, x)
-    ctx.emit(ev.Passed(attacker=x, defender=y, lap=lap, pack=pack))
-
-
-def _dmove(ctx: Ctx, v: int, w: int, seam_swap: bool = False) -> None:
-    pack, outcome = dmove_line(ctx.state.pack, v, w, ctx.state.config.seam_damage_moves, seam_swap)
-    ctx.emit(ev.DamageMove(mover=v, target=w, outcome=outcome, pack=pack))
-
-
-def _damage(ctx: Ctx, t: TDamage) -> None:
-    """C-DAMAGE: Roll Cage, Lucky Break, flip (Tow Truck window) or C-DAMAGE-AGAIN."""
-    s = ctx.state
-    if t.stage == 0:
-        cage = mod_with(s.vehicles[t.v], "absorb_damage")
-        if cage is not None:
-            ctx.stack.pop()
-            ctx.emit(ev.DamageAbsorbed(seat=t.v, card=cage))
-            return
-        ctx.stack[-1] = replace(t, stage=1)
-        ctx.stack.append(DWindow(kind="damage", x=t.v, next_from=s.active))
-        return
-    ctx.stack.pop()
-    if t.prevented:
-        ctx.emit(ev.DamagePrevented(seat=t.v))
-    elif not s.vehicles[t.v].damaged:
-        ctx.emit(ev.Damaged(seat=t.v))
-        ctx.stack.append(DWindow(kind="tow", x=t.v, next_from=s.active))
-    else:
-        _dmove(ctx, behind(s.pack, t.v), t.v)
-
-
-def _tie(ctx: Ctx, t: TTie) -> None:
-    """C-PASS-TIE: decide X's hit, then Y's, then apply the first matching row."""
-    s = ctx.state
-    if t.stage in (0, 1):
-        v = t.x if t.stage == 0 else t.y
-        nxt = t.stage + 1
-        field = "x_hit" if t.stage == 0 else "y_hit"
-        if card(s.vehicles[v].marker).effect == "tie_immune":
-            ctx.stack[-1] = replace(t, stage=nxt, **{field: 0})
-            return
-        cage = mod_with(s.vehicles[v], "absorb_damage")
-        if cage is not None:
-            ctx.emit(ev.DamageAbsorbed(seat=v, card=cage))
-            ctx.stack[-1] = replace(t, stage=nxt, **{field: 0})
-            return
-        ctx.stack[-1] = replace(t, stage=nxt)
-        ctx.stack.append(DWindow(kind="damage", x=v, next_from=s.active))
-        return
-    ctx.stack.pop()
-    x, y, c = t.x, t.y, t.c
-    xh, yh = t.x_hit, t.y_hit
-    flipped: list[int] = []
-    if xh != 2 and yh != 2:  # C-PASS-TIE-FRESH
-        flipped = [v for v, h in ((x, xh), (y, yh)) if h == 1]
-        for v in flipped:
-            ctx.emit(ev.Damaged(seat=v))
-    elif xh == 2 and yh == 2:  # C-PASS-TIE-BOTH-DAMAGED (C-SEAM-SWAP at the seam)
-        _dmove(ctx, x, y, seam_swap=True)
-    elif xh == 2 and yh == 1:  # C-PASS-TIE-ATTACKER-DAMAGED
-        ctx.emit(ev.Damaged(seat=y))
-        flipped = [y]
-        if c >= 0:
-            _dmove(ctx, c, x)
-            _dmove(ctx, c, y)
-        else:
-            _dmove(ctx, behind(ctx.state.pack, x), x)
-    elif xh == 1 and yh == 2:  # C-PASS-TIE-DEFENDER-DAMAGED
-        ctx.emit(ev.Damaged(seat=x))
-        flipped = [x]
-        _do_pass(ctx, x, y)
-        if c >= 0:
-            _dmove(ctx, c, y)
-    elif xh == 2:  # C-PASS-TIE-ONE-HIT, attacker again
-        _dmove(ctx, behind(ctx.state.pack, x), x)
-    else:  # C-PASS-TIE-ONE-HIT, defender again
-        _dmove(ctx, x, y)
-    for v in reversed(flipped):
-        ctx.stack.append(DWindow(kind="tow", x=v, next_from=s.active))
-
-
-def _repair(ctx: Ctx, t: TRepair) -> None:
-    """C-REPAIR: d6 + pit crew Fixit + repair bonuses >= Complexity flips back."""
-    vehicle = ctx.state.vehicles[t.seat]
-    if not vehicle.damaged:
-        return
-    die = ctx.die()
-    total = die + fixit(vehicle) + repair_bonus(vehicle)
-    need = card(vehicle.marker).complexity
-    ctx.emit(ev.RepairRolled(seat=t.seat, die=die, total=total, need=need, success=total >= need))
-    if t.kind == "tow" and total >= need:
-        wi = ctx.top_index(DWindow)
-        if wi is not None:
-            ctx.stack[wi] = replace(ctx.stack[wi], settled=True)
-
-
-# --------------------------------------------------------------------------- action cards
-
-
-def _effect(ctx: Ctx, e: TEffect) -> None:
-    """An Action card that was not cancelled takes effect (its primitive from the card data)."""
-    s = ctx.state
-    spec = card(e.card)
-    kind = spec.effect
-    seat = e.seat
-
-    def fizzle() -> None:
-        ctx.emit(ev.EffectFizzled(card=e.card, seat=seat))
-
-    if kind == "auto_pass_ahead":
-        ctx.stack.append(TPassWin(x=seat, y=ahead(s.pack, seat), auto=True))
-    elif kind == "draft":
-        ctx.stack.append(DFreeTest(seat=seat, kind="follow", ready=False))
-        ctx.stack.append(TPassTest(x=seat, kind="draft"))
-    elif kind == "nitrous":
-        ctx.emit(ev.NitrousAdded(seat=seat, bonus=spec.param))
-    elif kind == "grant_actions":
-        ctx.emit(ev.ActionsGranted(seat=seat, count=spec.param))
-    elif kind == "contagion":
-        assert e.target_seat is not None
-        assert e.target_card is not None
-        if e.target_card not in contagion_targets(s, e.card, e.target_seat):
-            fizzle()
-            return
-        ctx.emit(ev.VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
-        _contagion_jump(ctx, e.card, seat, e.target_seat)
-    elif kind == "discard_equipment":
-        assert e.target_seat is not None
-        assert e.target_card is not None
-        v = s.vehicles[e.target_seat]
-        if e.target_card not in v.mods and e.target_card != v.tires:
-            fizzle()
-            return
-        ctx.emit(ev.VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
-    elif kind == "poach_crew":
-        assert e.target_seat is not None
-        assert e.target_card is not None
-        if e.target_card not in s.vehicles[e.target_seat].crew:
-            fizzle()
-            return
-        ctx.emit(ev.CrewMoved(from_seat=e.target_seat, to_seat=seat, card=e.target_card))
-    elif kind == "repair_now":
-        if not s.vehicles[seat].damaged:
-            fizzle()
-            return
-        _repair(ctx, TRepair(seat=seat, kind="rush"))
-    elif kind == "scavenge":
-        assert e.target_card is not None
-        if e.target_card not in s.discard:
-            fizzle()
-            return
-        ctx.emit(ev.CardTakenFromDiscard(seat=seat, card=e.target_card, hand_card=e.target_card))
-    elif kind == "damage_any":
-        assert e.target_seat is not None
-        ctx.stack.append(TDamage(v=e.target_seat))
-    elif kind == "damage_ahead_behind":
-        assert e.target_seat is not None
-        assert e.to_seat is not None
-        if e.to_seat != e.target_seat:
-            ctx.stack.append(TDamage(v=e.to_seat))
-        ctx.stack.append(TDamage(v=e.target_seat))
-    elif kind == "swap_two_ahead":
-        i = s.pack.index(seat)
-        if i < 2:
-            fizzle()
-            return
-        line = list(s.pack)
-        line[i], line[i - 2] = line[i - 2], line[i]
-        ctx.emit(ev.VehiclesSwapped(a=seat, b=line[i], pack=tuple(line)))
-    elif kind == "move_driver":
-        assert e.target_seat is not None
-        assert e.to_seat is not None
-        driver = s.vehicles[e.target_seat].driver
-        if driver is None:
-            fizzle()
-            return
-        replaced = s.vehicles[e.to_seat].driver
-        ctx.emit(
-            ev.DriverMoved(
-                from_seat=e.target_seat, to_seat=e.to_seat, card=driver, replaced=replaced
-            )
-        )
-    else:  # pragma: no cover
-        raise AssertionError(f"unknown effect {kind!r}")
-
-
-# --------------------------------------------------------------------------- contagion
-
-
-def _contagion_jump(ctx: Ctx, cid: int, caster: int, origin: int) -> None:
-    """C-CONTAGION: the victim's owner picks a card of the same type on the vehicle behind."""
-    s = ctx.state
-    nxt = behind(s.pack, origin)
-    if nxt == caster:
-        ctx.emit(ev.ContagionEnded(card=cid, reason="caster"))
-    elif not contagion_targets(s, cid, nxt):
-        ctx.emit(ev.ContagionEnded(card=cid, reason="no_target"))
-    else:
-        ctx.stack.append(DContagion(seat=origin, card=cid, caster=caster, vehicle=nxt))
-
-
-def _contagion_tick(ctx: Ctx, t: TContagionTick) -> None:
-    s = ctx.state
-    due = [m for m in s.contagions if m.seat == t.seat and m.turn < s.turn]
-    if not due:
-        ctx.stack.pop()
-        return
-    mark = due[0]
-    ctx.emit(ev.ContagionStruck(card=mark.card, seat=t.seat, target=mark.target))
-    ctx.stack.append(TContagionJump(card=mark.card, caster=mark.caster, origin=t.seat))

@@ -11,6 +11,7 @@ Must not: change state, draw chance or emit events.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "always_asked",
     "answers",
     "asked",
+    "can_pit",
     "chain_cards",
     "contagion_targets",
     "pit_options",
@@ -51,13 +53,24 @@ MARKERS = (1, 3, 5, 7, 9, 11, 13, 15)
 
 def rows(cards: Iterable[int]) -> list[int]:
     """One card per name, the lowest id, in id order (C-AUTO-DECISION rows)."""
+    return list(_rows(tuple(sorted(cards))))
+
+
+@lru_cache(maxsize=8192)
+def _rows(cards: tuple[int, ...]) -> tuple[int, ...]:
     seen: dict[str, int] = {}
-    for cid in sorted(cards):
+    for cid in cards:
         seen.setdefault(card(cid).name, cid)
-    return sorted(seen.values())
+    return tuple(sorted(seen.values()))
 
 
 def subsets(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """See `_subsets` (cached; hands are sorted tuples)."""
+    return list(_subsets(tuple(sorted(hand))))
+
+
+@lru_cache(maxsize=4096)
+def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct choice of hand cards (copies of a card are interchangeable), most first.
 
     Orders of legal lists put the choice that moves the race on first, so that always taking
@@ -72,7 +85,7 @@ def subsets(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
         chosen = [cid for ids, k in zip(ordered, counts, strict=True) for cid in ids[:k]]
         out.append(tuple(sorted(chosen)))
     out.sort(key=lambda c: (-len(c), c))
-    return out
+    return tuple(out)
 
 
 def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
@@ -168,6 +181,14 @@ def pit_options(state: State, seat: int) -> list[act.PitChoice]:
     return out
 
 
+def can_pit(state: State, seat: int) -> bool:
+    """C-PIT-STOP: whether any pit-stop choice is possible (same test as `pit_options`)."""
+    vehicle = state.vehicles[seat]
+    if vehicle.damaged or vehicle.crew:
+        return True
+    return any(c and card(c).type in ("mod", "tires", "crew") for c in state.hands[seat])
+
+
 def action_options(state: State, seat: int, cid: int) -> list[act.PlayAction]:
     """Every way to play Action card ``cid`` now (a card with no legal target: none)."""
     spec = card(cid)
@@ -228,7 +249,7 @@ def _turn_options(state: State, seat: int) -> list[Any]:
     flag = state.config.promo_flag and not state.flag_used[seat]
     if state.actions_left > 0:
         out.append(act.AttemptPass())
-        if pit_options(state, seat):
+        if can_pit(state, seat):
             out.append(act.PitStop())
         hand = state.hands[seat]
         crew = rows(c for c in hand if c and card(c).type == "crew")
@@ -259,7 +280,7 @@ def asked(state: State, task: Any) -> tuple[int, ...]:
     if t is DFreeTest:
         return (task.seat,) if task.ready else ()
     if t is DPitChoice:
-        return (task.seat,) if pit_options(state, task.seat) else ()
+        return (task.seat,) if can_pit(state, task.seat) else ()
     return (task.seat,)
 
 

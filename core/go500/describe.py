@@ -156,7 +156,7 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     if isinstance(e, RoundStarted):
         return f"Round {e.round}: {_list(names, e.drivers)} to race."
     if isinstance(e, TurnOver):
-        return None
+        return f"{names[e.seat]} is done for this round."
     if isinstance(e, FinalRoundStarted):
         return f"Final round: {_list(names, e.drivers)} take one more turn."
     if isinstance(e, RoundEnded):

@@ -11,6 +11,7 @@ Must not: touch I/O, a clock or `random`; decide anything in `evolve`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -177,15 +178,19 @@ def legal(state: Go500State, seat: int) -> list[Any]:
         return [_ROLL]
     if turn.stage == "paint":
         return [ChoosePaintTarget(driver=d) for d in turn.paint_candidates]
-    saveable = _saveable(turn)
-    rolling = len(_rollable(turn))
+    return list(_decisions(tuple(_saveable(turn)), len(_rollable(turn))))
+
+
+@lru_cache(maxsize=256)
+def _decisions(saveable: tuple[int, ...], rolling: int) -> tuple[Any, ...]:
+    """Stop, then every save leaving a die to roll, smallest first (G-GREEN, G-SAVE)."""
     actions: list[Any] = [_STOP]
     for size in range(len(saveable) + 1):
         if rolling - size < 1:
             break
         for combo in combinations(saveable, size):
             actions.append(SaveAndRoll(dice=[DIE_IDS[i] for i in combo]))
-    return actions
+    return tuple(actions)
 
 
 # --------------------------------------------------------------------------- the run

@@ -148,3 +148,50 @@ def test_describe_never_names_a_hidden_card():
                 assert GAME.describe(e, names) != hidden
     lines = [GAME.describe(e, names) for s in t.history for e in s.events]
     assert any(line and "passes" in line for line in lines)
+
+
+OPTION_SETS = [
+    {"reaction_prompt": "everyone"},
+    {"vehicle_assignment": "choose"},
+    {"may_draw_fewer": True, "promo_flag": True},
+    {"seam_damage_moves": "circle", "equipment_cap": None, "free_test_may_decline": False},
+    {"round_limit": 3},
+    {"hand_limit": 7, "draw_per_turn": 3, "actions_per_turn": 3},
+]
+
+
+def test_views_are_redacted_folds_under_every_option_set():
+    for i, options in enumerate(OPTION_SETS):
+        n = 2 + (i * 3) % 7
+        t = table(100 + i, n, ("shrewd", "random"), **options)
+        t.run_bots()
+        assert t.result() is not None
+        config = t.config
+        events = [e for step in t.history for e in step.events]
+        for viewer in [None, *range(n)]:
+            state = GAME.new_state(config, n)
+            for e in events:
+                r = redact(e, viewer)
+                if r is not None:
+                    state = GAME.evolve(state, r)
+            assert state == GAME.view(t.state, viewer), (options, viewer)
+
+
+def test_every_legal_action_and_decision_has_words():
+    from core.cthulhu500.describe import action_text, decision_text
+
+    t = table(21, 4, ("shrewd", "random"), reaction_prompt="everyone", promo_flag=True)
+    labels: set[str] = set()
+    while t.pending():
+        seat = t.pending()[0]
+        view = GAME.view(t.state, seat)
+        assert decision_text(view, seat, t.names)
+        assert decision_text(GAME.view(t.state, None), None, t.names)
+        for action in t.legal(seat):
+            label = action_text(action, t.names)
+            assert label
+            assert "Struct" not in label
+            labels.add(label.split()[0])
+        t.submit(seat, t.bot_action(seat))
+    assert {"Attempt", "Pass", "Discard", "End"} <= labels
+    assert decision_text(GAME.view(t.state, 0), 0, t.names) == "The race is over."

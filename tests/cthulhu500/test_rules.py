@@ -537,7 +537,7 @@ def test_play_action_cancelled_is_still_spent_and_targets_must_be_legal():
     r.act(1, PlayReaction(86))
     assert not r.damaged(1)
     assert r.state.actions_left == 1
-    with pytest.raises(BreaksRule, match="rule C-ACTIONS"):
+    with pytest.raises(BreaksRule, match="rule C-PLAY-ACTION"):
         r.act(0, PlayAction(card=75))
 
 
@@ -628,3 +628,66 @@ def test_bad_config_is_refused_with_a_sentence():
     with pytest.raises(ConfigError, match="Bad option"):
         config_from_options(game, {"seam_damage_moves": "sideways"})
     assert config_from_options(game, {"round_limit": "4"}).round_limit == 4
+
+
+def test_refusals_name_the_players_mistake():
+    """C-PLAY-ACTION, C-DISCARD: bad input gets one readable sentence, never a traceback."""
+    r = Run(race(FE, OL, active=0, hands={0: (79, 75)}))
+    with pytest.raises(BreaksRule, match="You do not hold Spell: Gate"):
+        r.act(0, PlayAction(card=83))
+    with pytest.raises(BreaksRule, match="Rush Job cannot be played like that now"):
+        r.act(0, PlayAction(card=75))
+    with pytest.raises(BreaksRule, match="rule C-ACTIONS"):
+        r.act(0, TakeFreeTest())
+    d_ = Run(race(FE, OL, active=0, hands={0: (17,)}, stack=TURN[:-1]))
+    with pytest.raises(BreaksRule, match="only discard cards that are in your hand"):
+        d_.act(0, Discard((18,)))
+
+
+def test_ruling_scavenged_card_stays_hidden_in_other_views():
+    """C-PLAY-ACTION (Scavenge) and §7: hands are owner-only even when the card is known."""
+    from core.cthulhu500.fold import redact, view
+    from core.cthulhu500.model import HIDDEN
+
+    r = Run(race(FE, OL, active=0, hands={0: (77,)}, discard=(110, 43)))
+    r.act(0, PlayAction(card=77, target_card=43))
+    taken = r.of(ev.CardTakenFromDiscard)[0]
+    assert redact(taken, 1).hand_card is None
+    assert redact(taken, 1).card == 43
+    assert view(r.state, 1).hands[0] == (HIDDEN,)
+    assert view(r.state, 0).hands[0] == (43,)
+
+
+def test_ruling_a_vanished_target_fizzles():
+    """C-PLAY-ACTION: an effect whose target is gone fizzles (the card is still spent)."""
+    from core.cthulhu500.model import DFreeTest, TEffect
+
+    stack = (
+        DActions(0),
+        TEffect(card=71, seat=0, target_seat=1, target_card=58),
+        DFreeTest(seat=0, kind="pit"),
+    )
+    r = Run(race(FE, OL, active=0, stack=stack))
+    r.act(0, DeclineFreeTest())
+    assert r.of(ev.EffectFizzled)[0].card == 71
+
+
+def test_ruling_nitrous_does_not_help_a_defender():
+    """C-PASS-TEST: Nitrous counts only when your own vehicle attacks."""
+    r = Run(race(FE, OL, PU, active=1, hands={1: (67, 56)}))
+    r.act(1, PlayAction(card=67))
+    r.act(1, PitStop())
+    r.act(2, TakeFreeTest(), d(3, 3))
+    res = r.of(ev.PassResolved)[0]
+    assert res.defender_total == 3 + 2
+    assert res.nitrous == 0
+    assert r.state.nitrous == 3
+
+
+def test_ruling_the_drawn_flag_keeps_a_place():
+    """C-CHECKERED-FLAG: the drawn Flag lies on the discard pile when the race ends."""
+    turn = (TEndTurn(0), TDrawPhase(0), DDiscard(0))
+    r = Run(race(FE, OL, active=0, hands={0: (60,)}, stack=turn, draw=(110,), discard=()))
+    r.act(0, Discard(()))
+    assert r.state.over
+    assert r.state.discard == (110,)

@@ -180,3 +180,35 @@ def test_every_mode_folds_round_trips_and_finishes(options, players):
                 assert game.describe(event, t.names) is None or event
                 state = game.evolve(state, event)
         assert state == t.state
+
+
+def test_describe_gives_a_sentence_for_every_kind_of_event():
+    from typing import get_args
+
+    from core.go500.model import Event
+
+    seen: dict[str, str] = {}
+    for options, players in [
+        ({"mode": "cup", "tradin_paint": True, "table_chaos": True, "rubbin_bp": 900}, 3),
+        ({"mode": "multi_game", "tradin_paint": True}, 4),
+        ({"mode": "multi_game"}, 3),
+        ({"mode": "oval", "table_chaos": True, "lost_wheel_bp": 900, "debris_bp": 900}, 3),
+    ]:
+        config = msgspec.convert({**msgspec.to_builtins(Go500Config()), **options}, Go500Config)
+        for seed in range(1, 6):
+            t = Table(
+                GAME, config, [Seat(name=f"D{i}", bot="random") for i in range(players)], seed
+            )
+            t.run_bots()
+            for step in t.history:
+                for event in step.events:
+                    text = GAME.describe(event, t.names)
+                    assert isinstance(text, str), event
+                    assert text[-1] in ".!", (event, text)
+                    seen[type(event).__name__] = text
+    from core.go500.model import InTheGroove
+
+    seen["InTheGroove"] = GAME.describe(InTheGroove(seat=0), ["Ann"])  # one roll in 46,656
+    assert seen["InTheGroove"] == "Ann is In the Groove: every die shows a circle!"
+    missing = {cls.__name__ for cls in get_args(Event)} - set(seen)
+    assert missing == set(), missing

@@ -30,8 +30,9 @@ def make_app(
     start: Any = None,
     data_dir: Path | None = None,
     games: dict[str, Any] | None = None,
+    network: bool = False,
 ) -> SpeedwayApp:
-    hub = LocalHub(None, persist=False, bot_delay=0, games=games)
+    hub = LocalHub(None, persist=False, bot_delay=0, games=games, lobby_interval=0.0)
     return SpeedwayApp(
         hub,
         ME,
@@ -40,6 +41,7 @@ def make_app(
         animate=False,
         bot_delay=0,
         games=games,
+        network=network,
     )
 
 

@@ -90,3 +90,23 @@ def test_headless_tui_helpers_do_not_import_textual(module):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stdout + out.stderr[-500:]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "go500", "--seats", "me,robot"], "'robot' is not a seat"),
+        (["play", "nogame"], "There is no game called 'nogame'"),
+        (["play", "--seed", "3"], "need a GAME"),
+        (["replay", "/no/such/file.replay"], "no replay file at"),
+    ],
+)
+def test_play_and_replay_refuse_bad_input_with_one_line(args, message, tmp_path):
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(main, [*args, "--data", str(tmp_path)])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

@@ -76,6 +76,18 @@ async def test_play_a_whole_go500_race_against_bots_with_the_keyboard():
         # The scoreboard and status say the race is over.
         status = str(screen.query_one(StatusLine).render())
         assert "Race over" in status
+        # The race chart: one line per driver, ending at each driver's final total.
+        from tui.chart import miles_series
+        from tui.screens.chart import RaceChartScreen
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
+        _, series = miles_series(
+            screen.fold.game, screen.fold.config, len(totals), screen.fold.history
+        )
+        assert [line[-1] for line in series] == list(totals)
+        await pilot.press("escape")
+        assert app.screen is screen
 
 
 async def test_illegal_action_shows_the_rules_sentence():
@@ -174,3 +186,29 @@ async def test_other_modes_play_from_the_screen(options, standings):
         assert screen.fold.result() is not None
         assert screen.fold.config.mode == options["mode"]
         assert modals == standings
+
+
+async def test_hot_seat_go500_two_humans_share_the_keyboard():
+    app = go500_app("me,hot:Bea", seed=9, race_length=400)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+        )
+        screen = table_screen(app)
+        acted = set()
+        for _ in range(600):
+            await wait_for(
+                pilot,
+                lambda: screen.fold.result() is not None or screen.acting_seat() is not None,
+            )
+            if screen.fold.result() is not None:
+                break
+            seat = screen.acting_seat()
+            acted.add(seat)
+            state = screen.fold.state
+            stage = stage_of(state, seat)
+            done = stage == "decide" and state.turns[seat].showing >= 60
+            await pilot.press("s" if done else "r")
+        assert screen.fold.result() is not None
+        assert acted == {0, 1}  # both humans played from this keyboard, no cover needed
+        assert screen.perspective == 0

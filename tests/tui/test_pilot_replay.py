@@ -80,6 +80,11 @@ async def test_play_pause_and_perspective(replay_file: Path):
         assert "view: Cautious's view" in str(screen.query_one("#timeline").render())
         await pilot.press("v", "v", "v")
         assert screen.perspective is None
+        from tui.screens.chart import RaceChartScreen
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
+        assert app.screen.cursor_state_id == k
 
 
 async def test_a_broken_file_says_why(tmp_path: Path):

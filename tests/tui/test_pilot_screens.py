@@ -178,3 +178,35 @@ async def test_too_small_notice_below_the_minimum_size():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not screen.has_class("-too-small")
+
+
+async def test_private_table_joined_by_invite_code_shows_the_code():
+    from net.hub import Identity, TableSpec
+
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        lobby = app.screen
+        other = Identity(id="ssh:bob", nickname="Bob")
+        spec = TableSpec(
+            game="go500",
+            seats=[SeatSpec(kind="human", identity=other.id, name="Bob"), SeatSpec(kind="open")],
+            private=True,
+            seed=2,
+        )
+        table_id = await app.hub.create_table(spec, other)
+        code = app.hub.invite_code(table_id, other)
+        await pilot.pause()
+        assert lobby.tables == []  # private tables are not listed
+        await pilot.press("i")
+        await pilot.pause()
+        await pilot.press(*code, "enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None,
+        )
+        assert app.screen.perspective == 1
+        title = str(app.screen.query_one("#table-title").render())
+        assert f"table {table_id}" in title
+        assert f"invite code {code}" in title

@@ -54,6 +54,7 @@ class ChampionsTableScreen(TableScreen):
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__(table_id=table_id, seat=seat)
         self.picked: set[int] = set()
+        self._said: tuple[str, bool] | None = None
 
     def make_board(self) -> Board:
         return ChampionsBoard(id="board")
@@ -81,10 +82,17 @@ class ChampionsTableScreen(TableScreen):
         size = self.app.size
         self.set_class(size.width >= 110 and size.height >= 34, "-wide")
 
+    def status(self, text: str, *, error: bool = False) -> None:
+        """Skip repeating the same line: every repaint of it re-lays out the whole screen."""
+        if (text, error) == self._said:
+            return
+        self._said = (text, error)
+        super().status(text, error=error)
+
     def title_text(self) -> str:
         assert self.fold is not None
         lap = getattr(self.fold.state, "lap", 1)
-        return f"NASCAR Champions — lap {lap} of 2   table {self.fold.table.id}"
+        return f"NASCAR Champions — lap {lap} of 2" + self.table_tag()
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None

@@ -132,7 +132,8 @@ class Go500TableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        return f"Go 500 — {mode_words(self.fold.config)}"
+        title = f"Go 500 — {mode_words(self.fold.config)}"
+        return title + self.table_tag()
 
     def end_hint(self) -> str:
         return "  c: race chart"
@@ -166,7 +167,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
         elif stage == "decide":
             picked = [d for d in ROW_DICE if d in self.picked]
             self.submit(model.SaveAndRoll(dice=picked))
@@ -177,7 +178,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, _ = self._my_stage()
         if seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         self.submit(model.Stop())
 
@@ -185,7 +186,7 @@ class Go500TableScreen(TableScreen):
         model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None or self.fold is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if stage == "paint":
             self.submit(model.ChoosePaintTarget(driver=n - 1))
@@ -200,7 +201,7 @@ class Go500TableScreen(TableScreen):
     def toggle(self, die: str) -> None:
         seat, stage = self._my_stage()
         if seat is None or self.fold is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if die == "F":
             self.status("The Flag Die is rolled every time; it cannot be saved.", error=True)

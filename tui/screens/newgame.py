@@ -59,16 +59,20 @@ class NewGameScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         yield Static("New local game", classes="screen-title")
         with VerticalScroll(id="newgame-form", classes="form"):
-            yield Label("Game")
-            yield Select(
-                [(g.title, g.id) for g in registry.all_games()],
-                value=self.game_id or Select.NULL,
-                allow_blank=not self.game_id,
-                id="game",
-            )
+            with Horizontal(classes="field"):
+                yield Label("Game", classes="field-label")
+                yield Select(
+                    [(g.title, g.id) for g in registry.all_games()],
+                    value=self.game_id or Select.NULL,
+                    allow_blank=not self.game_id,
+                    id="game",
+                    compact=True,
+                )
             yield Vertical(id="options")
-            yield Label("Seats (in seat order)")
+            yield Label("Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)")
             yield Vertical(id="seats")
+            if self.speedway.network:
+                yield Checkbox("Private table (join by invite code only)", False, id="private")
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
@@ -96,21 +100,27 @@ class NewGameScreen(SpeedwayScreen):
         widgets: list[Widget] = []
         for name, kind, default in option_fields(game):
             label = name.replace("_", " ").capitalize()
+            field: Widget
             if isinstance(kind, mi.BoolType):
-                widgets.append(Checkbox(label, bool(default), id=f"opt-{name}"))
+                # A yes/no choice says its value in words (a compact checkbox shows it by colour).
+                field = Select(
+                    [("yes", True), ("no", False)],
+                    value=bool(default),
+                    allow_blank=False,
+                    id=f"opt-{name}",
+                    compact=True,
+                )
             elif isinstance(kind, mi.LiteralType):
-                widgets.append(Label(label))
-                widgets.append(
-                    Select(
-                        [(str(v).replace("_", " "), v) for v in kind.values],
-                        value=default,
-                        allow_blank=False,
-                        id=f"opt-{name}",
-                    )
+                field = Select(
+                    [(str(v).replace("_", " "), v) for v in kind.values],
+                    value=default,
+                    allow_blank=False,
+                    id=f"opt-{name}",
+                    compact=True,
                 )
             else:
-                widgets.append(Label(label))
-                widgets.append(Input(str(default), type="integer", id=f"opt-{name}"))
+                field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
+            widgets.append(Horizontal(Label(label, classes="field-label"), field, classes="field"))
         await options.mount_all(widgets)
         seats = self.query_one("#seats", Vertical)
         await seats.remove_children()
@@ -129,8 +139,10 @@ class NewGameScreen(SpeedwayScreen):
             else:
                 value = NO_SEAT
             rows.append(
-                Select(
-                    choices, value=value, allow_blank=False, id=f"seat-{i}", prompt=f"Seat {i + 1}"
+                Horizontal(
+                    Label(f"Seat {i + 1}", classes="field-label"),
+                    Select(choices, value=value, allow_blank=False, id=f"seat-{i}", compact=True),
+                    classes="field",
                 )
             )
         await seats.mount_all(rows)
@@ -178,6 +190,7 @@ class NewGameScreen(SpeedwayScreen):
             seats=specs,
             options=msgspec.to_builtins(options),
             bot_delay=app.bot_delay,
+            private=bool(self.query("#private") and self.query_one("#private", Checkbox).value),
         )
         app.add_local(hot)
         app.pop_screen()

@@ -237,7 +237,7 @@ class TableScreen(SpeedwayScreen):
     def submit(self, action: Any) -> None:
         seat = self.acting_seat()
         if self.fold is None or seat is None:
-            self.status("It is not your move yet.", error=True)
+            self.not_your_move()
             return
         if self._busy:
             return
@@ -298,7 +298,23 @@ class TableScreen(SpeedwayScreen):
     def title_text(self) -> str:
         assert self.fold is not None
         info = self.fold.table
-        return f"{info.title} — {info.summary}   table {info.id}"
+        title = f"{self.fold.game.title} — {info.summary}"
+        return title + self.table_tag()
+
+    def table_tag(self) -> str:
+        """Over the network: the table id, and the invite code of a private table."""
+        if self.fold is None or not self.speedway.network:
+            return ""
+        tag = f"   table {self.fold.table.id}"
+        code_of = getattr(self.speedway.hub, "invite_code", None)
+        if self.fold.table.private and code_of is not None:
+            try:
+                code = code_of(self.table_id, self.speedway.identity)
+            except (ValueError, KeyError):
+                code = None
+            if code:
+                tag += f" · invite code {code}"
+        return tag
 
     def render_status(self) -> None:
         fold = self.fold
@@ -323,11 +339,28 @@ class TableScreen(SpeedwayScreen):
             self.status(fold.table.status.capitalize())
 
     def end_hint(self) -> str:
-        return "  esc: leave"
+        return ""
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
         return f"{self.fold.names[seat]}, it is your move."
+
+    def not_your_move(self) -> None:
+        """Say why a move key does nothing now."""
+        fold = self.fold
+        if fold is None:
+            self.status("Still connecting to the table…", error=True)
+        elif fold.result() is not None:
+            self.status(f"The race is over.{self.end_hint()}  esc: leave", error=True)
+        elif not self.local_seats():
+            self.status("You are watching this table; you have no seat here.", error=True)
+        elif self._queue:
+            self.status(
+                "Wait for the bots' moves to finish showing (+ speeds them up).", error=True
+            )
+        else:
+            waiting = ", ".join(fold.names[s] for s in fold.pending) or "the table"
+            self.status(f"It is not your move yet; waiting for {waiting}.", error=True)
 
     def status(self, text: str, *, error: bool = False) -> None:
         with contextlib.suppress(Exception):

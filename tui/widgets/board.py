@@ -61,7 +61,7 @@ class Board(Widget):
 
 
 def summarise(view: Any, names: list[str]) -> str:
-    """A readable rendering of any game's view struct."""
+    """A readable rendering of any game's view struct (per-seat lists get one line a seat)."""
     try:
         data = msgspec.to_builtins(view)
     except (TypeError, msgspec.EncodeError):
@@ -70,8 +70,10 @@ def summarise(view: Any, names: list[str]) -> str:
         return pprint.pformat(data, width=60, compact=True)
     lines = []
     for key, value in data.items():
+        if key in ("config", "n") or value in (None, (), [], {}):
+            continue
         label = key.replace("_", " ")
-        if isinstance(value, list) and len(value) == len(names) and names:
+        if isinstance(value, list | tuple) and len(value) == len(names) and names:
             lines.append(f"{label}:")
             lines += [f"  {names[i]}: {_short(v)}" for i, v in enumerate(value)]
         else:
@@ -80,8 +82,19 @@ def summarise(view: Any, names: list[str]) -> str:
 
 
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else pprint.pformat(value, width=70, compact=True)
-    return text if len(text) <= 300 else text[:297] + "…"
+    if isinstance(value, dict):
+        parts = [
+            f"{k.replace('_', ' ')} {_short(v)}"
+            for k, v in value.items()
+            if v not in (None, (), [], {}, False)
+        ]
+        text = ", ".join(parts) or "—"
+    elif isinstance(value, list | tuple):
+        sep = " | " if any(isinstance(v, dict) for v in value) else ", "
+        text = sep.join(_short(v) for v in value) or "—"
+    else:
+        text = str(value)
+    return text if len(text) <= 200 else text[:197] + "…"
 
 
 class GenericBoard(Board):

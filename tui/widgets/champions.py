@@ -629,6 +629,16 @@ class ChampionsBoard(Board):
     ChampionsBoard RaceLog { width: 1fr; }
     """
 
+    _rows_key: Any = None
+
+    def _set_rows(self, actions: ActionList, rows: list[tuple[str, Any]]) -> None:
+        """Refill the list only when its rows change (keeps the highlight while others play)."""
+        key = [(label, repr(action)) for label, action in rows]
+        if key == self._rows_key:
+            return
+        self._rows_key = key
+        actions.set_actions(rows)
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="champ-top"):
             yield OvalTrack(id="oval")
@@ -643,7 +653,7 @@ class ChampionsBoard(Board):
         actions = self.query_one(ActionList)
         phase = getattr(data.state, "phase", "")
         if not data.legal:
-            actions.set_actions([])
+            self._set_rows(actions, [])
             if data.result is not None:
                 actions.border_title = "Race over"
             elif data.pending:
@@ -656,7 +666,7 @@ class ChampionsBoard(Board):
             actions.border_title = "Keep 3 dice: 1-5, then Enter"
             before = actions.highlighted
             rows = dice_rows(data)
-            actions.set_actions(rows)
+            self._set_rows(actions, rows)
             keep = [i for i, (_, a) in enumerate(rows) if _tag(a) == "choose_dice"]
             if keep:
                 actions.highlighted = keep[0]
@@ -671,7 +681,7 @@ class ChampionsBoard(Board):
             actions.border_title = f"{card.name}: which car(s)?"
         else:
             actions.border_title = "Your choice: 1-9 or Enter"
-        actions.set_actions([(option_label(data, a, short=True), a) for a in data.legal])
+        self._set_rows(actions, [(option_label(data, a, short=True), a) for a in data.legal])
         if data.live:
             actions.focus()
 

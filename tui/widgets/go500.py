@@ -533,7 +533,8 @@ class Go500Board(Board):
 
     DEFAULT_CSS = """
     Go500Board #go500-lower { height: 1fr; }
-    Go500Board RaceLog { width: 1fr; }
+    Go500Board Scoreboard { width: 55%; }
+    Go500Board RaceLog { width: 45%; }
     """
 
     def compose(self) -> ComposeResult:

@@ -1,0 +1,40 @@
+"""The working context of one Cthulhu 500 step: the state as it evolves, the stack, the events.
+
+Owns `Ctx`: every event a task emits is folded at once (so rules read the current state), and
+the resolution stack is a plain list while a step runs. Must not: decide rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.cthulhu500.fold import evolve
+from core.cthulhu500.model import State
+from core.rng import Chance
+
+__all__ = ["Ctx"]
+
+
+class Ctx:
+    """One step's working copy: the current state, the stack, the events so far, chance."""
+
+    __slots__ = ("events", "rng", "stack", "state")
+
+    def __init__(self, state: State, rng: Chance) -> None:
+        self.state = state
+        self.stack: list[Any] = list(state.stack)
+        self.events: list[Any] = []
+        self.rng = rng
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def die(self) -> int:
+        return self.rng.below(6) + 1
+
+    def top_index(self, kind: type) -> int | None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if isinstance(self.stack[i], kind):
+                return i
+        return None

@@ -1,0 +1,171 @@
+"""The Cthulhu 500 table screen: play cards, pass, pit, react — every choice labelled in words.
+
+Owns the Cthulhu 500 keys (1-9 pick a choice, or toggle a hand card when discarding; Enter the
+highlighted choice; p try to pass; e end your actions; n no reaction) and the cards picked for a
+discard (UI state only). A reaction prompt goes only to the asked seat: everyone else reads
+"Waiting for reactions…" (never who is being asked). Hands are hidden, so hot-seat players get
+the framework's pass-the-keyboard cover. Every move goes through the hub.
+
+Must not: change game state or decide what is legal (the engine and hub do).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.binding import Binding
+
+from net.hub import StepUpdate
+from tui.fold import TableFold
+from tui.screens.table import TableScreen
+from tui.widgets.board import Board
+from tui.widgets.common import ActionChosen, ActionList
+from tui.widgets.cthulhu500 import (
+    CardToggle,
+    CthulhuBoard,
+    is_reaction_prompt,
+    prompt_words,
+    tag_of,
+    top_task,
+)
+
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+SUBSET_DECISIONS = ("d_setup_discard", "d_discard")
+
+
+class CthulhuTableScreen(TableScreen):
+    CSS_PATH: ClassVar = [STYLES / "cthulhu500.tcss"]
+    BINDINGS: ClassVar = [
+        Binding("1", "digit(1)", "Pick 1-9"),
+        *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
+        Binding("enter", "confirm", "OK", priority=True),
+        Binding("p", "tagged('attempt_pass')", "Pass car"),
+        Binding("e", "tagged('end_actions')", "End"),
+        Binding("n", "tagged('pass_reaction')", "No reaction"),
+    ]
+
+    def __init__(self, *, table_id: str, seat: int | None) -> None:
+        super().__init__(table_id=table_id, seat=seat)
+        self.picked: set[int] = set()
+        self._said: tuple[str, bool] | None = None
+
+    def make_board(self) -> Board:
+        return CthulhuBoard(id="board")
+
+    def selection(self) -> frozenset[str]:
+        return frozenset(f"c{c}" for c in self.picked)
+
+    def on_welcome(self, fold: TableFold) -> None:
+        self.picked.clear()
+
+    def on_step(self, update: StepUpdate) -> None:
+        self.picked.clear()
+
+    def status(self, text: str, *, error: bool = False) -> None:
+        """Skip repeating the same line: every repaint of it re-lays out the whole screen."""
+        if (text, error) == self._said:
+            return
+        self._said = (text, error)
+        super().status(text, error=error)
+
+    def title_text(self) -> str:
+        assert self.fold is not None
+        return f"Cthulhu 500 — {len(self.fold.names)} vehicles" + self.table_tag()
+
+    def _top(self) -> str:
+        if self.fold is None:
+            return ""
+        task = top_task(self.fold.state)
+        return tag_of(task) if task is not None else ""
+
+    def render_status(self) -> None:
+        fold = self.fold
+        if (
+            fold is not None
+            and fold.result() is None
+            and is_reaction_prompt(fold.state)
+            and self.acting_seat() is None
+        ):
+            self.status("Waiting for reactions…")
+            return
+        super().render_status()
+
+    def your_move_text(self, seat: int) -> str:
+        assert self.fold is not None
+        name = self.fold.names[seat]
+        data = self.board_data()
+        prompt = prompt_words(data) if data is not None else "your move"
+        top = self._top()
+        if top in SUBSET_DECISIONS:
+            return f"{name}: {prompt} — picked {len(self.picked)}."
+        if top == "d_actions":
+            return f"{name}: your actions — 1-9 or the list, p pass, e end."
+        if top in ("d_window", "d_chain"):
+            return f"{name}: {prompt} — 1-9 to react, n for no reaction."
+        return f"{name}: {prompt} (1-9 or the list, Enter)."
+
+    # ---------------------------------------------------------------- keys
+
+    def _asked(self) -> bool:
+        if self.acting_seat() is None or not self.legal_now():
+            self.status("It is not your move yet.", error=True)
+            return False
+        return True
+
+    def action_tagged(self, tag: str) -> None:
+        if not self._asked():
+            return
+        for action in self.legal_now():
+            if tag_of(action) == tag:
+                self.submit(action)
+                return
+        refusals = {
+            "attempt_pass": "You can try to pass only as one of your actions.",
+            "end_actions": "You can end your actions only during your own turn.",
+            "pass_reaction": "Nobody is asking you for a reaction now.",
+        }
+        self.status(refusals.get(tag, "You cannot do that now."), error=True)
+
+    def action_digit(self, n: int) -> None:
+        if not self._asked():
+            return
+        rows = self.query_one(ActionList)
+        if self._top() in SUBSET_DECISIONS:
+            hand = self._hand()
+            if 1 <= n <= len(hand):
+                self.toggle(hand[n - 1])
+            else:
+                self.status(f"Your hand has {len(hand)} cards.", error=True)
+            return
+        if 1 <= n <= rows.option_count:
+            rows.choose(n - 1)
+        else:
+            self.status(f"There is no choice {n}.", error=True)
+
+    def action_confirm(self) -> None:
+        if not self._asked():
+            return
+        rows = self.query_one(ActionList)
+        if rows.highlighted is not None:
+            rows.choose(rows.highlighted)
+
+    def on_action_chosen(self, message: ActionChosen) -> None:
+        message.stop()
+        if isinstance(message.action, CardToggle):
+            self.toggle(message.action.card)
+        else:
+            self.submit(message.action)
+
+    def _hand(self) -> list[int]:
+        seat = self.acting_seat()
+        if self.fold is None or seat is None:
+            return []
+        return [c for c in self.fold.state.hands[seat] if c]
+
+    def toggle(self, card: int) -> None:
+        self.picked ^= {card}
+        self.redraw()
+
+    def describe_state(self) -> dict[str, Any]:
+        return {"top": self._top(), "picked": sorted(self.picked)}

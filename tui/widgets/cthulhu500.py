@@ -1,0 +1,418 @@
+"""Cthulhu 500 board: the circular pack, the hand, the turn, the choices in words and the log.
+
+Owns drawing a Cthulhu 500 `BoardData`: the pack leader first (seat number and name, vehicle,
+laps, damage, driver, crew, Mods, Tires, hand size, contagion marks ``☣``), this viewer's hand
+with card names and short effect texts (cards picked for a discard marked), the turn line
+(whose turn, actions left, discard pile top, draw pile "about N"), the legal actions as a list
+labelled in words, and the race log. A reaction prompt is shown only to the asked seat; every
+other viewer reads "waiting for reactions". Posts `ActionChosen` (and `CardToggle` rows) up.
+
+Must not: hold game state, change it, or talk to the hub.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from tui.fold import action_label
+from tui.widgets.board import Board, BoardData
+from tui.widgets.common import ActionList, RaceLog
+
+SEAT_STYLE = (
+    Style(color="black", bgcolor="#e8524a", bold=True),
+    Style(color="black", bgcolor="#3d8fe0", bold=True),
+    Style(color="black", bgcolor="#f2c12e", bold=True),
+    Style(color="black", bgcolor="#49b86b", bold=True),
+    Style(color="black", bgcolor="#b36bd6", bold=True),
+    Style(color="black", bgcolor="#f08a3c", bold=True),
+    Style(color="black", bgcolor="#9ad0e6", bold=True),
+    Style(color="black", bgcolor="#d9d9d9", bold=True),
+)
+DIM = Style(dim=True)
+BOLD = Style(bold=True)
+PICKED = Style(color="black", bgcolor="#ffd75f", bold=True)
+REACTIONS = ("d_window", "d_chain")
+SUBSET_TAGS = ("setup_discard", "discard")
+
+
+def cards_module() -> Any:
+    from core.cthulhu500 import cards
+
+    return cards
+
+
+def card_name(cid: int | None) -> str:
+    if cid is None:
+        return "—"
+    return str(cards_module().name_of(cid))
+
+
+def card_text(cid: int) -> str:
+    found = cards_module().CARDS.get(cid)
+    return str(found.text) if found is not None else ""
+
+
+def tag_of(obj: Any) -> str:
+    config = getattr(type(obj), "__struct_config__", None)
+    tag = getattr(config, "tag", None) if config is not None else None
+    return str(tag) if isinstance(tag, str) else type(obj).__name__
+
+
+def top_task(state: Any) -> Any:
+    stack = getattr(state, "stack", ())
+    return stack[-1] if stack else None
+
+
+def seat_chip(seat: int) -> Text:
+    return Text(f"{seat + 1}", style=SEAT_STYLE[seat % len(SEAT_STYLE)])
+
+
+def _seat_name(names: list[str], seat: int | None) -> str:
+    if seat is None or not 0 <= seat < len(names):
+        return "nobody"
+    return names[seat]
+
+
+def _cards(cards: Any) -> str:
+    return ", ".join(card_name(c) for c in cards) if cards else "nothing"
+
+
+@dataclass(frozen=True)
+class CardToggle:
+    """A row of the choice list that picks or un-picks a hand card (UI only)."""
+
+    card: int
+
+
+def action_words(data: BoardData, action: Any) -> str:
+    """A Cthulhu 500 action in words, for the choice list."""
+    names = data.names
+    tag = tag_of(action)
+    if tag == "choose_vehicle":
+        return f"Drive the {card_name(action.marker)}"
+    if tag in SUBSET_TAGS:
+        return f"Discard {_cards(action.cards)}"
+    if tag == "play_action":
+        words = f"Play {card_name(action.card)}"
+        if action.target_card is not None and action.target_seat is not None:
+            words += f": {_seat_name(names, action.target_seat)}'s {card_name(action.target_card)}"
+        elif action.target_card is not None:
+            words += f": take {card_name(action.target_card)}"
+        elif action.target_seat is not None:
+            words += f": {_seat_name(names, action.target_seat)}"
+        if action.to_seat is not None:
+            words += f" → {_seat_name(names, action.to_seat)}"
+        return words
+    if tag == "add_crew":
+        return f"Add {card_name(action.card)} to {_seat_name(names, action.seat)}'s pit crew"
+    if tag == "attempt_pass":
+        state = data.state
+        pack = tuple(getattr(state, "pack", ()))
+        me = data.acting
+        if me is not None and me in pack and len(pack) > 1:
+            target = pack[pack.index(me) - 1]
+            return f"Try to pass {_seat_name(names, target)} (p)"
+        return "Try to pass the vehicle ahead (p)"
+    if tag == "pit_stop":
+        return "Make a pit stop"
+    if tag == "pit_choice":
+        if action.kind == "repair":
+            return "Pit: repair test"
+        if action.kind == "driver":
+            return f"Pit: {card_name(action.card)} drives"
+        words = f"Pit: fit {card_name(action.card)}"
+        if action.replace is not None:
+            words += f" (replacing {card_name(action.replace)})"
+        return words
+    if tag == "take_free_test":
+        return "Take the free passing test"
+    if tag == "decline_free_test":
+        return "Decline the free passing test"
+    if tag == "play_reaction":
+        return f"React: {card_name(action.card)} — {card_text(action.card)}"
+    if tag == "pass_reaction":
+        return "No reaction (pass)"
+    if tag == "reroll":
+        return "Re-roll the Car of Cthulhu's die"
+    if tag == "keep_roll":
+        return "Keep the roll"
+    if tag == "choose_contagion_target":
+        return f"Contagion strikes {card_name(action.card)}"
+    if tag == "use_flag":
+        return "Wave the promo Checkered Flag"
+    if tag == "end_actions":
+        return "End my actions (e)"
+    if tag == "draw_count":
+        return f"Draw {action.count} card{'s' if action.count != 1 else ''}"
+    if tag == "sponsor_discard":
+        return f"Give the Sponsor {card_name(action.card)}"
+    return action_label(data.game, action, names)
+
+
+def prompt_words(data: BoardData) -> str:
+    """What the top decision asks, in words (for the choice list title)."""
+    task = top_task(data.state)
+    tag = tag_of(task) if task is not None else ""
+    names = data.names
+    if tag == "d_window":
+        kind = task.kind
+        x = _seat_name(names, task.x)
+        y = _seat_name(names, task.y) if task.y >= 0 else ""
+        if kind == "try":
+            return f"React? {x} tries to pass {y}"
+        if kind == "damage":
+            return f"React? {x} would be damaged"
+        if kind == "win":
+            return f"React? {x} has just passed {y}"
+        return f"React? {x} flips to damaged"
+    if tag == "d_chain":
+        return f"React? {card_name(task.cards[-1])} was played"
+    return {
+        "d_choose_vehicle": "Choose your vehicle",
+        "d_setup_discard": "Discard for the pack order (1-9, Enter)",
+        "d_actions": "Your actions",
+        "d_discard": "Discard down to your hand limit (1-9, Enter)",
+        "d_draw_count": "How many cards to draw?",
+        "d_sponsor": "The Sponsor wants a card",
+        "d_reroll": "Re-roll or keep?",
+        "d_free_test": "A free passing test",
+        "d_pit_choice": "Pit stop: what to do?",
+        "d_contagion": "Where does the contagion jump?",
+    }.get(tag, "Your move")
+
+
+def is_reaction_prompt(state: Any) -> bool:
+    task = top_task(state)
+    return task is not None and tag_of(task) in REACTIONS
+
+
+# ------------------------------------------------------------------------------ widgets
+
+
+class TurnLine(Static):
+    """Whose turn, actions left, discard pile top, draw pile "about N"."""
+
+    DEFAULT_CSS = """
+    TurnLine { height: 1; padding: 0 1; background: $primary 20%; }
+    """
+
+    def show(self, data: BoardData) -> None:
+        state = data.state
+        from core.cthulhu500.board import pile_label
+
+        active = getattr(state, "active", -1)
+        who = _seat_name(data.names, active) if active >= 0 else "setup"
+        discard = tuple(getattr(state, "discard", ()))
+        top = card_name(discard[-1]) if discard else "empty"
+        line = Text()
+        line.append(f"Turn {getattr(state, 'turn', 0)} · {who}", style=BOLD)
+        if active >= 0 and not getattr(state, "over", False):
+            left = getattr(state, "actions_left", 0)
+            line.append(f" · {left} action{'s' if left != 1 else ''} left")
+            nitrous = getattr(state, "nitrous", 0)
+            if nitrous:
+                line.append(f" · nitrous +{nitrous}")
+        line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
+        self.update(line, layout=False)
+
+
+class PackView(Static):
+    """The circular pack, leader first: one block of two lines per vehicle."""
+
+    def show(self, data: BoardData) -> None:
+        state = data.state
+        names = data.names
+        pack = list(getattr(state, "pack", ()) or [])
+        vehicles = tuple(getattr(state, "vehicles", ()))
+        hands = tuple(getattr(state, "hands", ()))
+        marked: dict[int, list[int]] = {}
+        for contagion in getattr(state, "contagions", ()):
+            marked.setdefault(contagion.seat, []).append(contagion.target)
+        if not pack:
+            pack = list(range(len(vehicles)))
+        active = getattr(state, "active", -1)
+        ranking = list(data.result.ranking) if data.result is not None else []
+        secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
+        out = Text()
+        for place, seat in enumerate(pack):
+            v = vehicles[seat]
+            if place:
+                out.append("\n")
+            asked = seat in data.pending and not secret
+            marker = "▶" if seat == active or asked else " "
+            out.append(f"{place + 1:>2}{marker}", style=BOLD)
+            out.append_text(seat_chip(seat))
+            you = "*" if seat == data.perspective else ""
+            out.append(f" {names[seat][:10]}{you} ", style=BOLD)
+            out.append(card_name(v.marker) if v.marker else "no vehicle yet")
+            if v.damaged:
+                out.append(" DAMAGED", style=Style(color="white", bgcolor="#a82424", bold=True))
+            if ranking:
+                out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
+            hand = hands[seat] if seat < len(hands) else ()
+            out.append("\n     ")
+            out.append(f"lap {v.laps}", style=BOLD)
+            out.append(f" · hand {len(hand)}", style=DIM)
+            if seat in marked:
+                out.append(" ☣ " + ", ".join(card_name(c) for c in marked[seat]), style=BOLD)
+            parts = [f"drv {card_name(v.driver)}"]
+            if v.crew:
+                parts.append("crew " + ", ".join(card_name(c) for c in v.crew))
+            if v.mods:
+                parts.append("mods " + ", ".join(card_name(c) for c in v.mods))
+            if v.tires is not None:
+                parts.append(f"tires {card_name(v.tires)}")
+            detail = " · " + " · ".join(parts)
+            out.append(detail, style=DIM)
+        out.no_wrap = True
+        out.overflow = "ellipsis"
+        if out != getattr(self, "_shown", None):
+            self._shown = out
+            self.update(out)
+
+
+class HandView(Static):
+    """This viewer's hand: numbered cards with short effect texts; picked cards marked."""
+
+    def show(self, data: BoardData) -> None:
+        state = data.state
+        seat = data.perspective
+        hands = tuple(getattr(state, "hands", ()))
+        out = Text()
+        if seat is None or seat >= len(hands):
+            out.append("Watching: hands are hidden.", style=DIM)
+            self.update(out)
+            return
+        hand = [c for c in hands[seat] if c]
+        picked = {int(p[1:]) for p in data.selected if p.startswith("c") and p[1:].isdigit()}
+        if not hand:
+            out.append("(no cards)", style=DIM)
+        for n, cid in enumerate(hand):
+            if n:
+                out.append("\n")
+            style = PICKED if cid in picked else BOLD
+            out.append(f"{n + 1} {card_name(cid)}", style=style)
+            if cid in picked:
+                out.append(" ◀", style=PICKED)
+            out.append(f"\n  {card_text(cid)}", style=DIM)
+        if out != getattr(self, "_shown", None):
+            self._shown = out
+            self.update(out)
+
+
+class CthulhuBoard(Board):
+    """The Cthulhu 500 table: turn line, pack and hand on top, choices and log below."""
+
+    DEFAULT_CSS = """
+    CthulhuBoard #cth-top { height: 1fr; }
+    CthulhuBoard #cth-pack-box { width: 3fr; border: round $panel-lighten-2; }
+    CthulhuBoard #cth-hand-box { width: 2fr; border: round $panel-lighten-2; }
+    CthulhuBoard #cth-bottom { height: 10; }
+    CthulhuBoard ActionList { width: 1fr; }
+    CthulhuBoard RaceLog { width: 1fr; }
+    """
+
+    _rows_key: Any = None
+
+    def _set_rows(self, actions: ActionList, rows: list[tuple[str, Any]]) -> None:
+        """Refill the list only when its rows change (keeps the highlight while others play)."""
+        key = [(label, repr(action)) for label, action in rows]
+        if key == self._rows_key:
+            return
+        self._rows_key = key
+        actions.set_actions(rows)
+
+    def compose(self) -> ComposeResult:
+        yield TurnLine("", id="cth-turn")
+        with Horizontal(id="cth-top"):
+            with VerticalScroll(id="cth-pack-box"):
+                yield PackView("", id="cth-pack")
+            with VerticalScroll(id="cth-hand-box"):
+                yield HandView("", id="cth-hand")
+        with Horizontal(id="cth-bottom"):
+            with Vertical():
+                yield ActionList(id="actions")
+            yield RaceLog(id="race-log")
+
+    def on_mount(self) -> None:
+        self.query_one("#cth-pack-box").border_title = "The pack (leader first)"
+        self.query_one("#cth-hand-box").border_title = "Your hand"
+
+    def show(self, data: BoardData) -> None:
+        self.query_one(TurnLine).show(data)
+        self.query_one(PackView).show(data)
+        self.query_one(HandView).show(data)
+        hands = tuple(getattr(data.state, "hands", ()))
+        if data.perspective is not None and data.perspective < len(hands):
+            count = len([c for c in hands[data.perspective] if c])
+            self.query_one("#cth-hand-box").border_title = f"Your hand ({count})"
+        actions = self.query_one(ActionList)
+        if not data.legal:
+            self._set_rows(actions, [])
+            if data.result is not None:
+                actions.border_title = f"Race over: {data.result.summary}"
+            elif is_reaction_prompt(data.state):
+                actions.border_title = "Waiting for reactions…"
+            elif data.pending:
+                actions.border_title = "Waiting for " + ", ".join(
+                    data.names[s] for s in data.pending
+                )
+            else:
+                actions.border_title = "—"
+            return
+        actions.border_title = prompt_words(data)
+        before = actions.highlighted
+        rows = choice_rows(data)
+        self._set_rows(actions, rows)
+        if tag_of(top_task(data.state)) in ("d_setup_discard", "d_discard"):
+            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) in SUBSET_TAGS]
+            if keep:
+                actions.highlighted = keep[0]
+            elif before is not None and before < len(rows):
+                actions.highlighted = before
+        if data.live:
+            actions.focus()
+
+
+def picked_cards(data: BoardData) -> tuple[int, ...]:
+    return tuple(sorted(int(p[1:]) for p in data.selected if p.startswith("c") and p[1:].isdigit()))
+
+
+def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
+    """The choice list: subset decisions get one toggle row per hand card and one Discard row
+    (when the picked cards are a legal answer); every other decision lists its actions."""
+    tag = tag_of(top_task(data.state))
+    if tag not in ("d_setup_discard", "d_discard"):
+        return [(action_words(data, a), a) for a in data.legal]
+    picked = picked_cards(data)
+    hands = tuple(getattr(data.state, "hands", ()))
+    seat = data.acting if data.acting is not None else data.perspective
+    hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
+    rows: list[tuple[str, Any]] = []
+    for cid in hand:
+        mark = "  ◀ discard" if cid in picked else ""
+        rows.append((f"{card_name(cid)}{mark}", CardToggle(cid)))
+    chosen = canonical(picked, hand)
+    for action in data.legal:
+        if tuple(sorted(action.cards)) == chosen:
+            rows.append((action_words(data, action) + " (Enter)", action))
+    return rows
+
+
+def canonical(picked: tuple[int, ...], hand: list[int]) -> tuple[int, ...]:
+    """The engine names a choice of interchangeable copies by their lowest ids: picking the
+    second Ia! Ia! alone is the same choice as picking the first."""
+    wanted: dict[str, int] = {}
+    for cid in picked:
+        wanted[card_name(cid)] = wanted.get(card_name(cid), 0) + 1
+    out: list[int] = []
+    for name, k in wanted.items():
+        out.extend(sorted(c for c in hand if card_name(c) == name)[:k])
+    return tuple(sorted(out))
