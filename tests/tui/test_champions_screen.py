@@ -126,7 +126,20 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                                 assert cell_text(screen, *action.end) == f"[{n}]"
                         car = state.cars[head.car]
                         assert str(car.number) in cell_text(screen, car.row, car.lane)
-                        checked_board = True
+                        ends = [a.end for a in screen.legal_now() if a.end is not None]
+                        if ends:
+                            # A click on a [n] space picks that destination.
+                            geo = screen.query_one(OvalTrack).geometry
+                            x, y = geo.cell(*ends[0])
+                            steps = len(screen.fold.history)
+                            await pilot.click("#oval", offset=(x + 1, y))
+                            await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
+                            _, seat, events = screen.fold.history[steps]
+                            move = next(e for e in events if type(e).__name__ == "CarMoved")
+                            assert seat == 0
+                            assert (move.car, tuple(move.end)) == (head.car, tuple(ends[0]))
+                            checked_board = True
+                            continue
                     await pilot.press("1")
                 else:
                     seen.add(tag)
@@ -214,6 +227,8 @@ async def test_clicking_dice_and_list_rows_picks_dice():
         screen.query_one(ActionList).choose(4)
         await pilot.pause()
         assert screen.picked == {5}
+        assert not screen.query_one(StatusLine).has_class("-error"), "a toggle is not a move"
+        assert screen.fold.state.phase == "choose_dice"
         assert "◀ keep" in str(screen.query_one(ActionList).get_option_at_index(4).prompt)
 
 
@@ -243,3 +258,34 @@ def fixed_table_id(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_champions_table_mid_turn(snap_compare, fixed_table_id, size):
     assert snap_compare(champions_app(seed=7), terminal_size=size, run_before=_mid_turn)
+
+
+# ---------------------------------------------------------------------------------- replays
+
+
+async def test_replay_viewer_draws_a_champions_game_on_the_oval(tmp_path):
+    from core import registry
+    from core.game import Seat, Table
+    from replays import save_finished_table
+    from tests.tui.conftest import FIXED
+    from tui.app import OpenReplay
+
+    game = registry.get("champions")
+    seats = [Seat(name="Promo", bot="promoter"), Seat(name="Rand", bot="random")]
+    table = Table(game, game.default_config(), seats, 5)
+    table.run_bots()
+    path = save_finished_table(table, tmp_path, now=FIXED)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query(OvalTrack)))
+        final = plain(app.screen.query_one(OvalTrack))
+        assert "Race over" in final
+        # Every car is listed with its place in the finished corner.
+        for car in table.state.cars:
+            assert f"{car.place}·{car.number}" in final
+        await pilot.press("[", "[", "[")
+        board = plain(app.screen.query_one(OvalTrack))
+        on_track = [c for c in app.screen.data().state.cars if c.row is not None]
+        assert on_track, "three turns back, cars are racing"
+        for car in on_track:
+            assert str(car.number) in board

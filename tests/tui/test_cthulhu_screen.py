@@ -85,6 +85,12 @@ async def test_play_a_whole_cthulhu_race_against_bots_with_the_keyboard():
                     assert screen.picked == {hand[0]}, "1 picks the first hand card"
                     await pilot.press("1")
                     assert not screen.picked, "pressing it again un-picks it"
+                    screen.query_one(ActionList).choose(1)  # a click on the second card's row
+                    await pilot.pause()
+                    assert screen.picked == {hand[1]}
+                    assert not screen.query_one(StatusLine).has_class("-error"), "not a move"
+                    await pilot.press("2")
+                    assert not screen.picked
                 await pilot.press("enter")  # the highlighted row: discard what is picked
             elif top in ("d_window", "d_chain"):
                 await pilot.press("n")
@@ -196,3 +202,28 @@ def fixed_table_id(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_snapshot_cthulhu_table_mid_turn(snap_compare, fixed_table_id, size):
     assert snap_compare(cthulhu_app(seed=7), terminal_size=size, run_before=_mid_turn)
+
+
+async def test_replay_viewer_shows_every_hand_to_everyone(tmp_path):
+    from core import registry
+    from core.game import Seat, Table, config_from_options
+    from replays import save_finished_table
+    from tests.tui.conftest import FIXED
+    from tui.app import OpenReplay
+
+    game = registry.get("cthulhu500")
+    seats = [Seat(name="Shrewd", bot="shrewd"), Seat(name="Rand", bot="random")]
+    table = Table(game, config_from_options(game, {"round_limit": 3}), seats, 5)
+    table.run_bots()
+    path = save_finished_table(table, tmp_path, now=FIXED)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query(HandView)))
+        hands = plain(app.screen.query_one(HandView))
+        for seat, hand in enumerate(table.state.hands):
+            assert f"{table.seats[seat].name}: " in hands
+            for cid in hand:
+                assert name_of(cid) in hands
+        pack = plain(app.screen.query_one(PackView))
+        for seat in table.state.pack:
+            assert name_of(table.state.vehicles[seat].marker) in pack

@@ -72,13 +72,12 @@ class ChampionsTableScreen(TableScreen):
             if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
                 self.picked.clear()
 
+    # (Textual also runs the base screens' on_mount / on_resize: no super() calls here.)
     def on_resize(self, event: Any) -> None:
-        super().on_resize(event)
         wide = event.size.width >= 110 and event.size.height >= 34
         self.set_class(wide, "-wide")
 
     def on_mount(self) -> None:
-        super().on_mount()
         size = self.app.size
         self.set_class(size.width >= 110 and size.height >= 34, "-wide")
 
@@ -201,6 +200,7 @@ class ChampionsTableScreen(TableScreen):
 
     def on_action_chosen(self, message: ActionChosen) -> None:
         message.stop()
+        message.prevent_default()  # the base screen would send the toggle row to the hub
         if isinstance(message.action, DieToggle):
             self.toggle(message.action.die)
         else:

@@ -152,6 +152,7 @@ class CthulhuTableScreen(TableScreen):
 
     def on_action_chosen(self, message: ActionChosen) -> None:
         message.stop()
+        message.prevent_default()  # the base screen would send the toggle row to the hub
         if isinstance(message.action, CardToggle):
             self.toggle(message.action.card)
         else:

@@ -6,7 +6,8 @@ and the start/finish line marked; every car as its number on its colour (never c
 backwards cars marked ``«``; destinations the player may pick shown as ``[n]`` on the board; the
 five dice with number, colour word and FLAG; the scoreboard (cars, money, Sponsor cards — own
 colours, others only counts —, Shift Gears left, places); the choices in words; the race log.
-Clicking a die posts `ChampionsDieClicked`; the list posts `ActionChosen`; the screen decides.
+Clicking a die posts `ChampionsDieClicked`; clicking a `[n]` space or a car to pick posts that
+choice as `ActionChosen` (as does the list); the screen decides.
 
 Must not: hold game state, change it, or talk to the hub.
 """
@@ -29,7 +30,7 @@ from textual.widget import Widget
 
 from tui.fold import action_label
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import ActionList, RaceLog
+from tui.widgets.common import ActionChosen, ActionList, RaceLog
 
 COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
 COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
@@ -171,6 +172,22 @@ def candidate_cars(data: BoardData) -> set[int]:
     return cars
 
 
+def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
+    """The legal choice a click on ``space`` makes: a destination there, or the one-car choice
+    of the car standing there (None when the click picks nothing)."""
+    cars = getattr(data.state, "cars", ())
+    here = [c.colour for c in cars if c.row is not None and (c.row, c.lane) == space]
+    for action in data.legal:
+        tag = _tag(action)
+        if tag == "choose_destination" and action.end is not None and tuple(action.end) == space:
+            return action
+        if here and tag == "choose_card_targets" and tuple(action.cars) == (here[0],):
+            return action
+        if here and tag in ("choose_last_car", "choose_crash_neighbour") and action.car == here[0]:
+            return action
+    return None
+
+
 def moving_car(data: BoardData) -> int | None:
     task = head_task(data.state)
     if task is not None and _tag(task) in ("move", "turn_back") and data.pending:
@@ -208,6 +225,15 @@ class OvalGeometry:
             return (2 - lane) * cw, row - 12
         col = row - 20 if row >= 20 else row + 4  # bottom band, left to right
         return left + col * cw, 8 + lane
+
+    def space_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """The (row, lane) drawn at screen cell (x, y), if any."""
+        for row in range(ROWS):
+            for lane in range(3):
+                cx, cy = self.cell(row, lane)
+                if cy == y and cx <= x < cx + self.cw:
+                    return (row, lane)
+        return None
 
     def infield(self) -> tuple[int, int, int, int]:
         """(x, y, width, height) of the space inside the loop."""
@@ -471,7 +497,8 @@ class OvalTrack(Widget):
         names = data.names
         who = names[active] if 0 <= active < len(names) else "?"
         if data.result is not None:
-            top = Text(f"Race over — {data.result.summary}"[:width], style=Style(bold=True))
+            winner = names[data.result.ranking[0]] if data.result.ranking else "?"
+            top = Text(f"Race over — {winner} is the Champion"[:width], style=Style(bold=True))
         elif phase == "choose_car":
             top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
         else:
@@ -521,10 +548,16 @@ class OvalTrack(Widget):
         geo = self.geometry
         x0, y0, _, _ = geo.infield()
         slot = 9 if geo.cw >= 6 else 6
-        if event.y == y0 + 1 and event.x > x0:
+        if event.y == y0 + 1 and event.x > x0 and geo.left < event.x < geo.left + 8 * geo.cw:
             die = (event.x - x0 - 1) // slot + 1
             if 1 <= die <= 5:
                 self.post_message(ChampionsDieClicked(die))
+            return
+        space = geo.space_at(event.x, event.y)
+        if space is not None and self._data is not None:
+            action = clicked_choice(self._data, space)
+            if action is not None:
+                self.post_message(ActionChosen(action))
 
 
 def _heading(row: int) -> str:

@@ -286,6 +286,14 @@ class HandView(Static):
         seat = data.perspective
         hands = tuple(getattr(state, "hands", ()))
         out = Text()
+        if seat is None and not data.live:  # a replay seen by everyone: every hand is open
+            for n, hand in enumerate(hands):
+                if n:
+                    out.append("\n")
+                out.append(f"{_seat_name(data.names, n)}: ", style=BOLD)
+                out.append(_cards([c for c in hand if c]))
+            self.update(out)
+            return
         if seat is None or seat >= len(hands):
             out.append("Watching: hands are hidden.", style=DIM)
             self.update(out)
@@ -350,9 +358,12 @@ class CthulhuBoard(Board):
         self.query_one(PackView).show(data)
         self.query_one(HandView).show(data)
         hands = tuple(getattr(data.state, "hands", ()))
+        box = self.query_one("#cth-hand-box")
         if data.perspective is not None and data.perspective < len(hands):
             count = len([c for c in hands[data.perspective] if c])
-            self.query_one("#cth-hand-box").border_title = f"Your hand ({count})"
+            box.border_title = f"Your hand ({count})" if data.live else f"Hand ({count})"
+        elif not data.live:
+            box.border_title = "Hands"
         actions = self.query_one(ActionList)
         if not data.legal:
             self._set_rows(actions, [])
