@@ -857,6 +857,11 @@ async def run_server(
 ) -> None:
     """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs)."""
     key = load_or_create_host_key(data)
+    if games is None:
+        # Load every game now: a first import inside a session would stall every session.
+        from core import registry
+
+        registry.all_games()
     hub = LocalHub(data, bot_delay=bot_delay, persist=True, games=games, network=True)
     server = SpeedwayServer(
         hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests

@@ -159,6 +159,7 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
     """Run the SSH server: players join with `ssh -p PORT HOST`."""
     from net.server import serve as run_server
 
+    _preload_screens()
     run_server(
         host=host,
         port=port,
@@ -167,6 +168,21 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
         allow_guests=allow_guests,
         app_factory=ssh_app_factory,
     )
+
+
+def _preload_screens() -> None:
+    """Import the app and every screen now: a first import inside one SSH session would stall
+    every session of the server for a second or more."""
+    import importlib
+    import pkgutil
+
+    import tui.screens
+    import tui.widgets
+
+    importlib.import_module("tui.app")
+    for package in (tui.screens, tui.widgets):
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{module.name}")
 
 
 def ssh_app_factory(*, hub: Any, identity: Any, driver_class: Any, data_dir: Path | None) -> Any:

@@ -66,6 +66,7 @@ Stage = Literal["roll", "decide", "paint", "done"]
 EndKind = Literal["green_stop", "pit", "crash", "penalty", "groove", "behind_wall"]
 Effect = Literal["caution", "big_one", "paint"]
 ChaosKind = Literal["lost_wheel", "rubbin", "debris"]
+RemovalReason = Literal["flat", "lost_wheel", "rubbin"]
 
 
 # --------------------------------------------------------------------------- actions
@@ -150,7 +151,7 @@ class ChaosStruck(msgspec.Struct, frozen=True, tag="chaos_struck"):
 
 class PowerDieRemoved(msgspec.Struct, frozen=True, tag="power_die_removed"):
     seat: int
-    reason: Literal["flat", "lost_wheel", "rubbin"]
+    reason: RemovalReason
 
 
 class DiceSaved(msgspec.Struct, frozen=True, tag="dice_saved"):

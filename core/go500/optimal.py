@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from core.go500.bots import paint_target
 from core.go500.config import uses_auto_stop
@@ -317,7 +318,7 @@ def _finish_chance_data() -> dict[tuple[int, int], tuple[float, ...]]:
         return {}
     if data.dice != dice_fingerprint():
         return {}
-    return {tuple(row.circle_values): row.chance for row in data.tables}  # type: ignore[misc]
+    return {row.circle_values: row.chance for row in data.tables}
 
 
 class FinishChanceRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -412,13 +413,13 @@ def context_for(view: Go500State, seat: int) -> Context:
     cfg = view.config
     tab = tables_for(cfg.circle_values)
     total = view.totals[seat]
-    base = {
-        "circle_values": cfg.circle_values,
-        "auto_stop": uses_auto_stop(cfg),
-        "big_x_minus_50": cfg.big_x_in_big_one == "minus_50",
-    }
+    base = Context(
+        circle_values=cfg.circle_values,
+        auto_stop=uses_auto_stop(cfg),
+        big_x_minus_50=cfg.big_x_in_big_one == "minus_50",
+    )
     if cfg.mode == "time_trial":
-        return Context(**base)  # type: ignore[arg-type]
+        return base
     to_go = view.race_length - total
     if WIN_MODE and cfg.mode in ("oval", "cup") and view.checkered is None:
         rivals = [
@@ -433,11 +434,11 @@ def context_for(view: Go500State, seat: int) -> Context:
             if distance > tab.max_turn:
                 distance = -(-distance // BUCKET) * BUCKET
             win = win_table(cfg.circle_values, distance, threat)
-            return Context(**base, distance=distance, win=win)  # type: ignore[arg-type]
+            return replace(base, distance=distance, win=win)
     if to_go > tab.max_turn:
-        return Context(**base, risk=RISK)  # type: ignore[arg-type]
-    return Context(
-        **base,  # type: ignore[arg-type]
+        return replace(base, risk=RISK)
+    return replace(
+        base,
         distance=max(to_go, 1),
         bonus=FIN_BONUS,
         cap_at_line=cfg.mode != "multi_game",

@@ -25,6 +25,7 @@ from core.go500.model import (
     BigOneRolled,
     BigOneStarted,
     CautionCut,
+    ChaosKind,
     ChaosStruck,
     CheckeredFlag,
     ChoosePaintTarget,
@@ -33,6 +34,7 @@ from core.go500.model import (
     DiceRolled,
     DiceSaved,
     DriverFinished,
+    Effect,
     EffectQueued,
     FinalRoundStarted,
     Go500State,
@@ -47,6 +49,7 @@ from core.go500.model import (
     QualifyingRolled,
     RaceEnded,
     RaceStarted,
+    RemovalReason,
     Roll,
     RoundEnded,
     RoundStarted,
@@ -291,7 +294,9 @@ class _Run:
         current[0] = flag
         for i, face in rolled.items():
             current[i] = face
-        removed = list(self.s.turns[seat].removed)  # type: ignore[union-attr]
+        after = self.s.turns[seat]
+        assert after is not None
+        removed = list(after.removed)
         showing = 0
         circles = 0
         miles = tab.die_miles
@@ -343,7 +348,7 @@ class _Run:
         rub_at = lost_at + cfg.rubbin_bp
         debris_at = rub_at + cfg.debris_bp
 
-        def strike(x: int) -> str | None:
+        def strike(x: int) -> ChaosKind | None:
             if x < lost_at:
                 return "lost_wheel"
             if x < rub_at:
@@ -357,9 +362,10 @@ class _Run:
         kind = strike(x)
         if kind is not None:
             redraw = below(6)
-            self.emit(ChaosStruck(seat=seat, die="F", kind=kind, face=flag, x=x, redraw=redraw))  # type: ignore[arg-type]
+            self.emit(ChaosStruck(seat=seat, die="F", kind=kind, face=flag, x=x, redraw=redraw))
             if kind != "debris" and not removed[6]:
-                self.emit(PowerDieRemoved(seat=seat, reason=kind))  # type: ignore[arg-type]
+                reason: RemovalReason = "lost_wheel" if kind == "lost_wheel" else "rubbin"
+                self.emit(PowerDieRemoved(seat=seat, reason=reason))
                 removed[6] = True
             flag = redraw
         rolled: dict[int, int | None] = {}
@@ -380,7 +386,7 @@ class _Run:
                 )
                 rolled[i] = redraw
             else:
-                self.emit(ChaosStruck(seat=seat, die=DIE_IDS[i], kind=kind, face=face, x=x))  # type: ignore[arg-type]
+                self.emit(ChaosStruck(seat=seat, die=DIE_IDS[i], kind=kind, face=face, x=x))
                 if kind == "rubbin":
                     removed[i] = True
                 rolled[i] = None
@@ -404,7 +410,7 @@ class _Run:
         self.emit(TurnEnded(seat=seat, kind="pit", showing=showing))
         face = self.rng.below(6)
         self.emit(PitDieRolled(seat=seat, face=face))
-        effect = "caution" if face == self.tab.pit_caution else None
+        effect: Effect | None = "caution" if face == self.tab.pit_caution else None
         self.record(seat, showing + self.tab.pit_miles[face], effect)
 
     def crash(self, seat: int) -> None:
@@ -420,10 +426,10 @@ class _Run:
             else:
                 self.after_event(seat)
             return
-        effect = "big_one" if face == self.tab.crash_crash else None
+        effect: Effect | None = "big_one" if face == self.tab.crash_crash else None
         self.record(seat, showing + self.tab.crash_miles[face], effect)
 
-    def record(self, seat: int, miles: int, effect: str | None) -> None:
+    def record(self, seat: int, miles: int, effect: Effect | None) -> None:
         """Step 8 (G-MAX-TURN, G-STALL), then the finish check and the track event."""
         cap = self.tab.max_turn
         capped = miles > cap
@@ -449,7 +455,7 @@ class _Run:
                     target = others[0] if others else None
                     self.emit(EffectQueued(seat=seat, effect="paint", target=target))
                 else:
-                    self.emit(EffectQueued(seat=seat, effect=effect))  # type: ignore[arg-type]
+                    self.emit(EffectQueued(seat=seat, effect=effect))
             self.end_multi_turn(seat)
             return
         if effect == "caution":
@@ -675,7 +681,7 @@ def setup(config: Go500Config, state: Go500State, rng: Chance) -> list[Any]:
 _FLAG_RULE = {"yellow": "G-PIT", "red": "G-CRASH", "black": "G-BLACK-FLAG"}
 
 
-def _not_asked(state: Go500State, seat: int, names: Sequence[str] | None = None) -> NotYourTurn:
+def _not_asked(state: Go500State, seat: int) -> NotYourTurn:
     who = f"Seat {seat + 1}"
     if state.phase == "qualifying":
         return NotYourTurn(

@@ -28,7 +28,9 @@ def main() -> None:
         values[k] = float(v) if "." in v else int(v)
     limits = Limits(**values)
     if args.real_app:
-        from tui.cli import ssh_app_factory  # type: ignore[attr-defined]
+        from tui.cli import _preload_screens, ssh_app_factory
+
+        _preload_screens()
 
         factory = ssh_app_factory
         games = None

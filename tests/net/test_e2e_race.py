@@ -99,6 +99,7 @@ async def test_two_players_and_a_spectator_race_go500_over_ssh(tmp_path):
                 seats=[SeatSpec(kind="human"), SeatSpec(kind="open")],
                 options={"race_length": 400},
                 bot_delay=0.0,
+                seed=3,  # a whole 400-mile race in 19 moves with this key policy (no crash-out)
             ),
             ann,
         )
@@ -132,6 +133,7 @@ async def test_two_players_and_a_spectator_race_go500_over_ssh(tmp_path):
             await until(lambda b=before: table.state_id > b or table.result() is not None)
         result = table.result()
         assert result is not None
+        assert table.state_id >= 15  # a real race, with the drop in the middle of it
         assert dropped
         await until(lambda: hub.info(tid).replay_id is not None)
         replay_id = hub.info(tid).replay_id
