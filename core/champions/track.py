@@ -70,7 +70,7 @@ def move_ends(
     return list(_move_ends(track, start, steps, occupied, partial_moves, dead_end_steering))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _move_ends(
     track: Track,
     start: Space,
@@ -107,7 +107,7 @@ def _move_ends(
     return tuple(ends)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)
 def _reaches(track: Track, space: Space, end: End, left: int, occupied: frozenset[Space]) -> bool:
     """Whether a route from ``space`` reaches ``end`` in at most ``left`` more steps."""
     if end is FINISH:
