@@ -312,3 +312,22 @@ async def test_replay_viewer_draws_a_champions_game_on_the_oval(tmp_path):
         assert on_track, "three turns back, cars are racing"
         for car in on_track:
             assert str(car.number) in board
+
+
+async def test_hot_seat_cover_hides_the_last_players_sponsor_cards():
+    """Two players at one keyboard: the pass-the-keyboard cover is opaque (Sponsor cards are
+    secret), and after Enter the table shows the new seat's own cards."""
+    from tui.screens.table import PassKeyboard
+
+    app = champions_app("me,hot:Bea", seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        await wait_for(pilot, lambda: screen.acting_seat() is not None)
+        await pilot.press("2")  # Ann drives Blue; Bea chooses next, behind the cover
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        shot = app.export_screenshot().replace("&#160;", " ")
+        assert "Pass the keyboard to Bea" in shot
+        assert "Players" not in shot, "the table (and its scoreboard) must not show through"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen and screen.perspective == 1)
+        assert screen.fold.seat == 1
