@@ -198,8 +198,8 @@ class ReplayScreen(SpeedwayScreen):
 
     def show_report(self, report: VerifyReport) -> None:
         self.report = report
-        mark = "✓ Verified" if report.ok else "✗ Does not verify"
-        self.query_one("#verify-line", Static).update(f"{mark}: {report.message}")
+        line = f"✓ {report.message}" if report.ok else f"✗ Does not verify: {report.message}"
+        self.query_one("#verify-line", Static).update(line)
         self.query_one("#verify-line", Static).set_class(not report.ok, "error")
 
     # ---------------------------------------------------------------- reading the file
