@@ -184,7 +184,14 @@ def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
     Unknown keys and wrong types are refused with one sentence.
     """
     base = msgspec.to_builtins(game.default_config())
-    base.update(options)
+    for key, value in options.items():
+        # Structured options (lists, tables) arrive from the CLI as JSON text.
+        if isinstance(value, str) and isinstance(base.get(key), list | tuple | dict):
+            try:
+                value = msgspec.json.decode(value)
+            except msgspec.DecodeError:
+                raise ConfigError(f"Option {key} needs JSON like {base[key]!r}.") from None
+        base[key] = value
     try:
         return msgspec.convert(base, game.config_type, strict=False)
     except msgspec.ValidationError as err:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from core.game import GameOver, NotYourTurn, Seat, StaleAction, Table, config_from_options
@@ -55,3 +56,16 @@ def test_bots_play_to_the_end_deterministically():
         return t.history
 
     assert run() == run()
+
+
+def test_config_from_options_takes_structured_options_as_json():
+    from core import registry
+
+    go500 = registry.get("go500")
+    config = config_from_options(go500, {"schedule": '[["Daytona", 400], ["Talladega", 600]]'})
+    assert [tuple(race) for race in msgspec.to_builtins(config.schedule)] == [
+        ("Daytona", 400),
+        ("Talladega", 600),
+    ]
+    with pytest.raises(ValueError, match="needs JSON"):
+        config_from_options(go500, {"schedule": "Daytona"})

@@ -116,7 +116,11 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                 tag = type(head).__struct_config__.tag
                 if tag == "move" and state.cars[head.car].backwards:
                     seen.add("backwards")
+                    steps = len(screen.fold.history)
                     await pilot.press("f")
+                    await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
+                    turned = [type(e).__name__ for e in screen.fold.history[steps][2]]
+                    assert "CarTurnedForward" in turned, "f turns the backwards car forward"
                 elif tag == "move":
                     seen.add("destination")
                     if not checked_board:
@@ -158,7 +162,8 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
         state = screen.fold.state
         assert state.phase == "over"
         assert len(state.lap_places) == 2
-        assert {"choose_car", "roll", "choose_dice", "destination"} <= seen
+        # (seed 7 also asks for card targets and meets a backwards car: f turns it forward)
+        assert {"choose_car", "roll", "choose_dice", "destination", "targets", "backwards"} <= seen
         assert shifted, "g should have shifted gears once"
         assert checked_board, "a destination choice should have been checked on the board"
         assert checked_sponsors, "the scoreboard should have shown Sponsor cards"

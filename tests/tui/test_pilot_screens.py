@@ -210,3 +210,27 @@ async def test_private_table_joined_by_invite_code_shows_the_code():
         title = str(app.screen.query_one("#table-title").render())
         assert f"table {table_id}" in title
         assert f"invite code {code}" in title
+
+
+async def test_network_new_table_offers_open_seats_not_hot_seat():
+    from textual.widgets import Select
+
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("c")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-1")),
+        )
+        seat = app.screen.query_one("#seat-1", Select)
+        assert seat.value == "open"
+        values = [value for _, value in seat._options]
+        assert "hot" not in values
+        assert "New table" in str(app.screen.query_one(".screen-title").render())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
+        info = app.hub.tables(ME)[0]
+        assert info.seats[1].open
+        assert info.status == "waiting"

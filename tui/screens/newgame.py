@@ -57,7 +57,8 @@ class NewGameScreen(SpeedwayScreen):
         self.game_id = ids[0] if ids else ""
 
     def body(self) -> Iterable[Widget]:
-        yield Static("New local game", classes="screen-title")
+        network = self.speedway.network
+        yield Static("New table" if network else "New local game", classes="screen-title")
         with VerticalScroll(id="newgame-form", classes="form"):
             with Horizontal(classes="field"):
                 yield Label("Game", classes="field-label")
@@ -69,7 +70,11 @@ class NewGameScreen(SpeedwayScreen):
                     compact=True,
                 )
             yield Vertical(id="options")
-            yield Label("Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)")
+            yield Label(
+                "Seats (in seat order: you, an open seat anyone may take, or a bot)"
+                if network
+                else "Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)"
+            )
             yield Vertical(id="seats")
             if self.speedway.network:
                 yield Checkbox("Private table (join by invite code only)", False, id="private")
@@ -124,18 +129,23 @@ class NewGameScreen(SpeedwayScreen):
         await options.mount_all(widgets)
         seats = self.query_one("#seats", Vertical)
         await seats.remove_children()
-        choices = [("You", "me"), ("Hot-seat human", "hot")]
-        choices += [(f"Bot: {bot_title(b)}", b) for b in game.bots]
-        if app_network(self):
+        network = app_network(self)
+        choices = [("You", "me")]
+        if network:  # over SSH, other humans join open seats from their own terminals
             choices.append(("Open seat (anyone may sit)", "open"))
+        else:
+            choices.append(("Hot-seat human", "hot"))
+        choices += [(f"Bot: {bot_title(b)}", b) for b in game.bots]
         choices.append(("(no seat)", NO_SEAT))
         bots = list(game.bots)
         rows: list[Widget] = []
         for i in range(min(game.max_seats, MAX_ROWS)):
             if i == 0:
                 value = "me"
+            elif i == 1 and network:
+                value = "open"
             elif (i <= 2 and i - 1 < len(bots)) or i < game.min_seats:
-                value = bots[(i - 1) % len(bots)] if bots else "hot"
+                value = bots[(i - 1) % len(bots)] if bots else ("open" if network else "hot")
             else:
                 value = NO_SEAT
             rows.append(

@@ -25,7 +25,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Input, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
@@ -60,6 +60,25 @@ class PassKeyboard(ModalScreen[bool]):
         self.dismiss(True)
 
 
+class ChatPrompt(ModalScreen[str | None]):
+    """One line of table chat: Enter sends, Escape cancels."""
+
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+    MAX_LENGTH: ClassVar[int] = 200
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat-box"):
+            yield Static("Say something to the table (Enter sends, Esc cancels):")
+            yield Input(max_length=self.MAX_LENGTH, id="chat-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class TableScreen(SpeedwayScreen):
     """The shared machinery of every live table screen."""
 
@@ -69,6 +88,7 @@ class TableScreen(SpeedwayScreen):
         Binding("question_mark", "rules", "Rules"),
         Binding("minus", "speed(1)", "Slower"),
         Binding("plus,equals_sign", "speed(-1)", "Faster"),
+        Binding("t", "chat", "Chat"),
     ]
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:
@@ -256,6 +276,27 @@ class TableScreen(SpeedwayScreen):
         except (IllegalAction, ValueError) as err:
             self._busy = False
             self.redraw()
+            self.status(str(err), error=True)
+
+    # ---------------------------------------------------------------- chat
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chat":
+            return self.speedway.network  # table chat is for network tables
+        return super().check_action(action, parameters)
+
+    def action_chat(self) -> None:
+        def send(text: str | None) -> None:
+            if text and text.strip():
+                self._chat(text)
+
+        self.app.push_screen(ChatPrompt(), send)
+
+    @work(group="chat")
+    async def _chat(self, text: str) -> None:
+        try:
+            await self.speedway.hub.chat(self.table_id, self.speedway.identity, text)
+        except (ValueError, IllegalAction) as err:
             self.status(str(err), error=True)
 
     # ---------------------------------------------------------------- rendering

@@ -711,7 +711,7 @@ class ChampionsBoard(Board):
         task = head_task(data.state)
         card = _card(getattr(task, "card", None))
         if card is not None and _tag(task) == "targets":
-            actions.border_title = f"{card.name}: which car(s)?"
+            actions.border_title = f"Cars for {card.name}"
         else:
             actions.border_title = "Your choice: 1-9 or Enter"
         self._set_rows(actions, [(option_label(data, a, short=True), a) for a in data.legal])
