@@ -15,7 +15,8 @@ The contract, for game authors:
 * ``new_state(config, n)`` is the empty table; ``setup`` returns the events that fold onto it to
   make the starting position (chance drawn from the ``rng`` passed in, and recorded in events).
 * ``legal(state, seat)`` lists what ``seat`` may do now, empty when it is not asked.
-  ``pending(state)`` lists the seats being asked, in seat order.
+  ``pending(state)`` lists the seats being asked, in the order they should act (bots and
+  `Table.run_bots` act for the first).
 * ``step`` validates (raising an ``IllegalAction`` subclass with a sentence a player can read,
   *before* drawing any chance) and resolves one action into events. Decisions with exactly one
   legal answer are taken automatically inside ``step``/``setup``.

@@ -144,12 +144,20 @@ def cup_standings(
 
 
 def pending(state: Go500State) -> tuple[int, ...]:
+    """The seats being asked, in the order they should act.
+
+    Sequential modes ask one seat. Multi-Game asks every driver whose turn this round is not
+    over, in turn order (G-MULTI-GAME: bots act in turn order, each finishing its turn before
+    the next starts), a turn already under way first.
+    """
     if state.phase == "over":
         return ()
     if state.phase == "qualifying":
         return () if state.qual_next is None else (state.qual_next,)
     if state.config.mode == "multi_game":
-        return tuple(seat for seat in range(state.n) if state.round_todo[seat])
+        todo = [seat for seat in state.order if state.round_todo[seat]]
+        started = [seat for seat in todo if _under_way(state.turns[seat])]
+        return (*started, *(seat for seat in todo if seat not in started))
     cur = state.current
     if cur is None:
         return ()
@@ -157,6 +165,11 @@ def pending(state: Go500State) -> tuple[int, ...]:
     if turn is None or turn.stage == "done":
         return ()
     return (cur,)
+
+
+def _under_way(turn: TurnState | None) -> bool:
+    """A turn that has rolled and is not over (its driver should finish it first)."""
+    return turn is not None and turn.rolls > 0 and turn.stage != "done"
 
 
 def _saveable(turn: TurnState) -> list[int]:

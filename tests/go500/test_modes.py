@@ -30,6 +30,7 @@ from tests.go500.helpers import CRASH, PIT, act, of, roll, table
 
 A, B, C = 0, 1, 2
 DULL = roll("GREEN", [0] * 5, 10)
+SEED = 1
 
 
 def test_g_time_trial_lasts_hours_rounds_with_no_finish_line():
@@ -58,7 +59,7 @@ def test_g_multi_game_legal_offers_every_driver_whose_turn_is_not_over():
     assert GAME.legal(s, C)[0] == Stop()
     s, _ = act(s, A, Roll(), DULL)
     s, _ = act(s, A, Stop())
-    assert GAME.pending(s) == (B, C)
+    assert GAME.pending(s) == (C, B)  # C's turn is under way, so C should act first
     with pytest.raises(NotYourTurn, match="G-MULTI-GAME"):
         GAME.step(s, A, Roll(), ScriptedChance([]))
     s, _ = act(s, C, Stop())
@@ -66,6 +67,42 @@ def test_g_multi_game_legal_offers_every_driver_whose_turn_is_not_over():
     assert of(events, RoundEnded)[0].round == 1
     assert of(events, RoundStarted)[0] == RoundStarted(round=2, drivers=(A, B, C))
     assert GAME.pending(s) == (A, B, C)
+
+
+def test_g_multi_game_pending_lists_drivers_in_turn_order():
+    s = table([0, 0, 0], order=(B, C, A), mode="multi_game")
+    assert GAME.pending(s) == (B, C, A)
+    s, _ = act(s, A, Roll(), DULL)  # a turn under way comes first
+    assert GAME.pending(s) == (A, B, C)
+    s, _ = act(s, A, Stop())
+    assert GAME.pending(s) == (B, C)
+
+
+def test_g_multi_game_bots_act_in_turn_order_each_finishing_its_turn():
+    game = registry.get("go500")
+    config = Go500Config(mode="multi_game")
+    table_ = Table(game, config, [Seat(name=f"b{i}", bot="cautious") for i in range(4)], SEED)
+    table_.run_bots()
+    state = table_.state
+    assert state.phase == "over"
+    assert state.order[0] != 0  # the pole is not seat 1, so seat order would differ
+    rounds: list[list[int]] = []
+    for step in table_.history:
+        names = [type(e).__name__ for e in step.events]
+        if "PoleWon" in names:
+            rounds.append([])
+            continue
+        if not rounds or step.seat is None:
+            continue
+        if not rounds[-1] or rounds[-1][-1] != step.seat:
+            rounds[-1].append(step.seat)  # a new run of one driver's actions
+        if "RoundEnded" in names:
+            rounds.append([])
+    rounds = [r for r in rounds if r]
+    assert len(rounds) > 3
+    for actors in rounds:
+        assert len(actors) == len(set(actors)), actors  # each turn finished before the next
+        assert actors == [seat for seat in state.order if seat in actors]
 
 
 def test_g_multi_game_groove_extra_turn_is_played_in_the_same_round():
