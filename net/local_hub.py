@@ -140,6 +140,12 @@ class _Room:
         self.chat_times: dict[str, deque[float]] = {}
         self.replay_id: str | None = None
         self.broken: str | None = None  # why the durable log stopped (fsync failure)
+        # One action at a time per table; the disk work runs in a thread (so one table's fsync
+        # never stalls every session) and `acked` is the last history index broadcast (a
+        # Welcome never shows a step whose StepUpdate is still to come).
+        self.lock = asyncio.Lock()
+        self.acked = len(table.history) - 1
+        self.io: asyncio.Future[Any] | None = None
         self.commitment = ""
 
     def seat_of(self, identity: str) -> list[int]:
@@ -257,7 +263,7 @@ class LocalHub:
             status=room.status,  # type: ignore[arg-type]
             spectators=spectators,
             private=room.spec.private,
-            state_id=room.table.state_id,
+            state_id=room.table.history[room.acked].state_id,
             commitment=room.commitment,
             seed=room.table.seed if finished else None,
             replay_id=room.replay_id,
@@ -447,7 +453,8 @@ class LocalHub:
             raise ValueError(f"You do not hold seat {seat + 1} at this table.")
         w = _Watch(self, room, who, seat)
         events: list[Any] = []
-        for step in room.table.history:
+        acked = room.table.history[: room.acked + 1]
+        for step in acked:
             events += _redacted(room.game, step.events, seat)
         w.put(
             Welcome(
@@ -455,7 +462,7 @@ class LocalHub:
                 seat=seat,
                 config=room.table.config,
                 events=events,
-                state_id=room.table.state_id,
+                state_id=acked[-1].state_id,
             )
         )
         room.watchers.append(w)
@@ -527,21 +534,36 @@ class LocalHub:
         if room.status == "waiting":
             raise NotYourTurn("The race starts when every seat is taken.")
         self._back(room, who.id)
-        self._accept(room, seat, action, state_id)
+        await self._accept(room, seat, action, state_id)
 
-    def _accept(self, room: _Room, seat: int, action: Any, state_id: int | None) -> Step:
-        if room.broken is not None:
-            raise GameOver(f"This table stopped: {room.broken}")
-        if room.status == "finished":
-            raise GameOver("The race is over; no more moves can be made.")
-        step = room.table.submit(seat, action, state_id)
-        # Durable first: a broadcast the log does not hold could be lost by a crash.
-        if self._store is not None:
-            try:
-                self._store.append(room, step)
-            except OSError as err:
-                self._break(room, err)
-                raise GameOver(f"This table stopped: {room.broken}") from None
+    async def _io(self, room: _Room, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run blocking disk work for ``room`` in a thread; `close` waits for it."""
+        fut = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+        room.io = fut
+        return await asyncio.shield(fut)
+
+    async def _accept(self, room: _Room, seat: int, action: Any, state_id: int | None) -> Step:
+        async with room.lock:
+            if room.broken is not None:
+                raise GameOver(f"This table stopped: {room.broken}")
+            if room.status == "finished":
+                raise GameOver("The race is over; no more moves can be made.")
+            step = room.table.submit(seat, action, state_id)
+            # Durable first: a broadcast the log does not hold could be lost by a crash.
+            if self._store is not None:
+                try:
+                    await self._io(room, self._store.append, room, step)
+                except OSError as err:
+                    self._break(room, err)
+                    raise GameOver(f"This table stopped: {room.broken}") from None
+            room.acked = len(room.table.history) - 1
+            self._after_accept(room, step)
+            if room.table.result() is not None:
+                await self._finish(room)
+        self._kick(room)
+        return step
+
+    def _after_accept(self, room: _Room, step: Step) -> None:
         room.step_time = self.clock()
         pending = list(room.table.pending())
         self._broadcast(
@@ -553,18 +575,14 @@ class LocalHub:
                 pending=pending,
             ),
         )
-        if room.table.result() is not None:
-            self._finish(room)
-        self._kick(room)
-        return step
 
-    def _finish(self, room: _Room) -> None:
-        room.status = "finished"
+    async def _finish(self, room: _Room) -> None:
         if self._store is not None:
             try:
-                room.replay_id = self._store.finish(room)
+                room.replay_id = await self._io(room, self._store.finish, room)
             except OSError as err:
                 log.error("table %s: could not save the replay: %s", room.id, err)
+        room.status = "finished"  # after the replay exists, so a finished table has its id
         result = room.table.result()
         if result is not None:
             self._notice(room, f"The race is over: {result.summary}.")
@@ -684,15 +702,19 @@ class LocalHub:
             deadline, seat, reason = nxt
             delay = deadline - self.clock()
             if delay > 0:
+                # Not asyncio.wait_for: on 3.11 it can swallow a cancellation that arrives as
+                # the event fires, and the scheduler would then outlive its hub.
+                waiter = asyncio.ensure_future(room.wake.wait())
                 try:
-                    await asyncio.wait_for(room.wake.wait(), timeout=delay)
+                    await asyncio.wait({waiter}, timeout=delay)
+                finally:
+                    waiter.cancel()
+                if room.wake.is_set():
                     continue  # something changed: look again
-                except TimeoutError:
-                    pass
             if self._next_auto(room) != nxt:
                 continue
             try:
-                self._auto_play(room, seat, reason)
+                await self._auto_play(room, seat, reason)
             except IllegalAction as err:
                 log.warning("table %s: automatic play for seat %d refused: %s", room.id, seat, err)
                 if room.broken is not None:
@@ -705,14 +727,14 @@ class LocalHub:
                 return
             await asyncio.sleep(0)
 
-    def _auto_play(self, room: _Room, seat: int, reason: str) -> None:
+    async def _auto_play(self, room: _Room, seat: int, reason: str) -> None:
         table = room.table
         if reason == "bot":
             action = table.suggest(seat, table.seats[seat].bot)
         else:
             action = table.suggest(seat, None)
         name = table.seats[seat].name
-        self._accept(room, seat, action, table.state_id)
+        await self._accept(room, seat, action, table.state_id)
         if reason == "timer":
             self._notice(room, f"Time ran out: the bot played for {name}.")
         elif reason == "away":
@@ -739,6 +761,9 @@ class LocalHub:
         tasks = [r.task for r in self._rooms.values() if r.task is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+        writes = [r.io for r in self._rooms.values() if r.io is not None]
+        if writes:  # an append or a replay save still running in a thread: let it land
+            await asyncio.gather(*writes, return_exceptions=True)
         if self._store is not None:
             self._store.close_all()
         self._lobby_changed()

@@ -130,7 +130,7 @@ async def test_two_players_and_a_spectator_race_go500_over_ssh(tmp_path):
                 await at_table(server, "Bob")
                 await until(lambda: not hub.info(tid).seats[1].away)
             terms[by_seat[seat]].send(key_for(table, seat))
-            await until(lambda b=before: table.state_id > b or table.result() is not None)
+            await until(lambda b=before: hub.info(tid).state_id > b or table.result() is not None)
         result = table.result()
         assert result is not None
         assert table.state_id >= 15  # a real race, with the drop in the middle of it
