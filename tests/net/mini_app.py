@@ -8,6 +8,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
+from core.game import IllegalAction
 from net.hub import Notice, SeatSpec, StepUpdate, TableSpec, Welcome
 from tests.fakegame import Dealt, Roll, Stop
 
@@ -81,10 +82,18 @@ class MiniApp(App[None]):
                 self.query_one("#notice", Static).update(f"NOTICE {item.text}")
 
     async def action_roll(self) -> None:
-        await self.hub.submit(self.table_id, self.identity, 0, Roll(), self.state_id)
+        await self._submit(Roll())
 
     async def action_stop(self) -> None:
-        await self.hub.submit(self.table_id, self.identity, 0, Stop(), self.state_id)
+        await self._submit(Stop())
+
+    async def _submit(self, action: object) -> None:
+        # A key pressed before the bot's step arrived is refused (stale / not your turn), as a
+        # real screen shows it; it must not end the session.
+        try:
+            await self.hub.submit(self.table_id, self.identity, 0, action, self.state_id)
+        except IllegalAction as err:
+            self.query_one("#notice", Static).update(f"REFUSED {err}")
 
     def action_crash(self) -> None:
         raise RuntimeError("boom")
