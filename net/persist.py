@@ -26,14 +26,11 @@ import msgspec
 from core.game import Game, IllegalAction, Seat, Step
 from net.hub import TableSpec
 from replays.errors import LogBroken, ReplayError
-from replays.log import LogWriter
-from replays.log import fsync_dir as _fsync_dir
-from replays.reader import read_file_bytes, read_replay
+from replays.log import LogWriter, fsync_dir
 from replays.recover import restore_table
-from replays.store import replay_name
-from replays.verify import verify
+from replays.store import publish_log
 
-__all__ = ["Restored", "TableStore", "fsync_dir", "write_private"]
+__all__ = ["Restored", "TableStore", "write_private"]
 
 log = logging.getLogger("speedway.persist")
 
@@ -59,14 +56,6 @@ class Restored(msgspec.Struct, kw_only=True):
     invite_code: str | None
     invited: list[str]
     commitment: str
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -158,7 +147,7 @@ class TableStore:
             return None
         try:
             writer.finish(result, room.table.seed)
-            path = publish(writer.path, self.replays, room.game)
+            path = publish_log(writer.path, self.replays, game=room.game)
         except (LogBroken, ReplayError, OSError) as err:
             log.error("table %s: the finished replay could not be saved: %s", room.id, err)
             return None
@@ -200,7 +189,7 @@ class TableStore:
         if writer.finished:
             # Finished but not yet published (a crash in between): publish it now.
             try:
-                publish(writer.path, self.replays, game)
+                publish_log(writer.path, self.replays, game=game)
             except (ReplayError, OSError) as err:
                 log.error("table %s: the finished replay could not be saved: %s", table_id, err)
             return None
@@ -216,34 +205,6 @@ class TableStore:
             invited=meta.invited,
             commitment=writer.commitment,
         )
-
-
-def publish(log_path: Path, folder: Path, game: Game) -> Path:
-    """Move a finished, verified table log into the replays ``folder`` atomically.
-
-    Like `replays.store.publish_log`, but with the game given (tests' games are not in the
-    registry): copy the whole records, fsync, rename into place, fsync the folder, remove the log.
-    """
-    data = read_file_bytes(log_path)
-    replay = read_replay(data, game, path=log_path)
-    if replay.end is None:
-        raise ReplayError(f"The table log {log_path.name} has not finished, so it is no replay.")
-    data = data[: replay.scan.good_end]
-    report = verify(replay)
-    if not report.ok:
-        raise ReplayError(f"The table log {log_path.name} does not verify: {report.message}")
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / replay_name(replay.header.game, replay.header.created, data)
-    partial = final.with_name(final.name + ".partial")
-    with open(partial, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(partial, final)
-    _fsync_dir(folder)
-    log_path.unlink()
-    _fsync_dir(log_path.parent)
-    return final
 
 
 def _without_events(spec: TableSpec) -> dict[str, Any] | None:

@@ -125,7 +125,7 @@ def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
     finally:
         os.close(fd)
     (keys / "ssh_host_ed25519_key.pub").write_bytes(key.export_public_key())
-    from net.persist import fsync_dir
+    from replays.log import fsync_dir
 
     fsync_dir(keys)
     log.info("event=host_key_created path=%s", path)
