@@ -369,8 +369,9 @@ class DiceTray(Widget):
         showing = int(getattr(turn, "showing", 0))
         lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
         if turn.end is None and turn.miles is None:
+            stop = int(turn.stop_miles)  # the core says what stopping records
             lines.append(
-                Text.assemble(("Stop now ", "dim"), (f"+{showing} → {total + showing}", "bold"))
+                Text.assemble(("Stop now ", "dim"), (f"+{stop} → {total + stop}", "bold"))
             )
         else:
             miles = turn.miles if turn.miles is not None else 0
