@@ -138,6 +138,12 @@ class Policy:
             self.groove = self.u(tab.max_turn)
         else:
             self.groove = self.u(tab.max_turn) + GROOVE_EXTRA
+        black = self.u(0)
+        self.endings = [(self.yellow[x] + self.red[x] + black) / 6 for x in range(top)]
+        """Utility of the Pit, Crash and Penalty endings together, weighted by the Flag Die."""
+        auto_stop = ctx.auto_stop and ctx.distance != FAR
+        self.stop_at = ctx.distance if auto_stop else 10**9
+        """Showing at which G-AUTO-STOP ends the turn."""
         p_flat = tab.flat
         p_circle = tab.circle[6]
         power = tab.die_miles[6]
@@ -228,44 +234,62 @@ class Policy:
         """
         const = 0.0
         items: list[tuple[float, float]] = []
-        yellow = self.yellow
-        red = self.red
-        black = self.u(0)
+        endings = self.endings
         u = self.u
+        memo = self.memo
         value = self.value
         powers = self.power if pr == 0 else ((0, pr == 1, False),)
         p_weight = 1 / 6 if pr == 0 else 1.0
-        forced = self.forced_stop
+        stop_at = self.stop_at
         groove_value = self.groove
         for o in self.outcomes[m]:
             prefix = o.prefix
             prefix_circle = o.prefix_circle
+            # The best save of Track Dice alone does not depend on the Power face: once per o.
+            shared: dict[int, float] = {}
             for pv, pc, pflat in powers:
                 prob = o.prob * p_weight
                 showing = saved + o.total + pv
                 if groove and o.all_circle and pc and not pflat:
                     const += prob * groove_value
                     continue
-                const += prob * (yellow[showing] + red[showing] + black) / 6
+                const += prob * endings[showing]
                 best = u(showing)
                 may_repeat = False
-                if not forced(showing):
-                    if pr == 0:
-                        choices = ((False, 2, 0),) if pflat else ((False, 0, 0), (True, 1, pv))
-                    else:
-                        choices = ((False, pr, 0),)
-                    for keep_p, pr2, add in choices:
+                if showing < stop_at:
+                    pr2 = 2 if pflat else pr
+                    other = shared.get(pr2)
+                    if other is None:
+                        other = float("-inf")
                         p_rolls = 1 if pr2 == 0 else 0
-                        g_base = groove and pr2 != 2 and (not keep_p or pc)
-                        for j in range(m + 1):
+                        g_base = groove and pr2 != 2
+                        for j in range(1, m + 1):
                             if m - j + p_rolls < 1:
                                 break
-                            if j == 0 and pr2 == pr:
-                                may_repeat = True
-                                continue
-                            v = value(
-                                m - j, pr2, saved + prefix[j] + add, g_base and prefix_circle[j]
-                            )
+                            key = (m - j, pr2, saved + prefix[j], g_base and prefix_circle[j])
+                            v = memo.get(key)
+                            if v is None:
+                                v = value(*key)
+                            if v > other:
+                                other = v
+                        if pr2 != pr and m >= 1:  # P just went flat: saving nothing is new
+                            v = value(m, pr2, saved, False)
+                            if v > other:
+                                other = v
+                        shared[pr2] = other
+                    may_repeat = pr2 == pr
+                    if other > best:
+                        best = other
+                    if pr == 0 and not pflat:  # save P (and some Track Dice)
+                        g_base = groove and pc
+                        base = saved + pv
+                        for j in range(m + 1):
+                            if m - j < 1:
+                                break
+                            key = (m - j, 1, base + prefix[j], g_base and prefix_circle[j])
+                            v = memo.get(key)
+                            if v is None:
+                                v = value(*key)
                             if v > best:
                                 best = v
                 if may_repeat:
