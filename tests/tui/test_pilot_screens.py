@@ -15,6 +15,7 @@ from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.table import GenericTableScreen, PassKeyboard
 from tui.settings import load_settings
+from tui.widgets.choice import Choice
 
 
 async def test_home_menu_keys_open_each_screen():
@@ -48,6 +49,51 @@ async def test_new_game_form_starts_a_go500_table_through_the_hub():
         seats = tables[0].seats
         assert seats[0].identity == ME.id
         assert seats[1].bot is not None
+
+
+async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("n")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
+        )
+        length = app.screen.query_one("#opt-race_length", Choice)
+        assert length.value == 500
+        length.focus()
+        await pilot.press("right")
+        assert length.value == 600
+        await pilot.press("left", "left")
+        assert length.value == 400
+        assert "400" in str(length.render())
+        seat = app.screen.query_one("#seat-3", Choice)
+        assert seat.value == "-"  # no seat
+        await pilot.click("#seat-3")  # a click steps too: back round to "You"
+        assert seat.value == "me"
+        seat.value = "optimal"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
+        table = app.hub.table(app.hub.tables(ME)[0].id)
+        assert table.config.race_length == 400
+        assert [s.bot for s in table.seats][3] == "optimal"
+
+
+async def test_new_game_form_switching_game_rebuilds_its_options():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("n")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
+        )
+        assert app.screen.query("#opt-race_length")
+        game = app.screen.query_one("#game", Choice)
+        game.focus()
+        await pilot.press("right")
+        await wait_for(pilot, lambda: not app.screen.query("#opt-race_length"))
+        assert game.value != "go500"
+        assert game.value == app.screen.game_id
 
 
 async def test_settings_are_saved_for_this_identity(tmp_path):
@@ -213,8 +259,6 @@ async def test_private_table_joined_by_invite_code_shows_the_code():
 
 
 async def test_network_new_table_offers_open_seats_not_hot_seat():
-    from textual.widgets import Select
-
     app = make_app(network=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("l")
@@ -224,9 +268,9 @@ async def test_network_new_table_offers_open_seats_not_hot_seat():
             pilot,
             lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-1")),
         )
-        seat = app.screen.query_one("#seat-1", Select)
+        seat = app.screen.query_one("#seat-1", Choice)
         assert seat.value == "open"
-        values = [value for _, value in seat._options]
+        values = [value for _, value in seat.options]
         assert "hot" not in values
         assert "New table" in str(app.screen.query_one(".screen-title").render())
         await pilot.press("ctrl+s")

@@ -90,3 +90,18 @@ def test_replay_viewer(snap_compare, size, tmp_path: Path):
     assert snap_compare(
         make_app(start=OpenReplay(path=str(path))), terminal_size=size, run_before=seek
     )
+
+
+async def _open_new_game_form(pilot) -> None:
+    from tui.screens.newgame import NewGameScreen
+
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0"))
+    )
+    await pilot.press("tab", "tab", "right")  # race length 500 -> 600, focused
+
+
+def test_new_game_form(snap_compare):
+    assert snap_compare(make_app(), terminal_size=(100, 40), run_before=_open_new_game_form)

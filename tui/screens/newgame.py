@@ -15,13 +15,14 @@ from msgspec import inspect as mi
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
 from net.hub import TableSpec
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
+from tui.widgets.choice import Choice
 
 NO_SEAT = "-"
 MAX_ROWS = 8
@@ -36,9 +37,16 @@ def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
         return out
     for field in info.fields:
         kind = field.type
-        if isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType):
+        if isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType) or _optional_bool(kind):
             out.append((field.name, kind, getattr(default, field.name)))
     return out
+
+
+def _optional_bool(kind: mi.Type) -> bool:
+    """``bool | None``: yes, no, or the game's default for the other options (e.g. the mode's)."""
+    if not isinstance(kind, mi.UnionType):
+        return False
+    return sorted(type(t).__name__ for t in kind.types) == ["BoolType", "NoneType"]
 
 
 def app_network(screen: SpeedwayScreen) -> bool:
@@ -62,20 +70,19 @@ class NewGameScreen(SpeedwayScreen):
         with VerticalScroll(id="newgame-form", classes="form"):
             with Horizontal(classes="field"):
                 yield Label("Game", classes="field-label")
-                yield Select(
-                    [(g.title, g.id) for g in registry.all_games()],
-                    value=self.game_id or Select.NULL,
-                    allow_blank=not self.game_id,
-                    id="game",
-                    compact=True,
-                )
-            yield Vertical(id="options")
+                games = [(g.title, g.id) for g in registry.all_games()]
+                if games:
+                    yield Choice(games, value=self.game_id, id="game")
+                else:
+                    yield Label("(no games installed)")
+            game = registry.get(self.game_id) if self.game_id else None
+            yield Vertical(*(self.option_rows(game) if game else []), id="options")
             yield Label(
                 "Seats (in seat order: you, an open seat anyone may take, or a bot)"
                 if network
                 else "Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)"
             )
-            yield Vertical(id="seats")
+            yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
             if self.speedway.network:
                 yield Checkbox("Private table (join by invite code only)", False, id="private")
             yield Static("", id="newgame-error", classes="error")
@@ -84,12 +91,9 @@ class NewGameScreen(SpeedwayScreen):
                 yield Button("Back", id="back")
         yield Footer()
 
-    async def on_mount(self) -> None:
-        await self.rebuild()
-
-    async def on_select_changed(self, event: Select.Changed) -> None:
+    async def on_choice_changed(self, event: Choice.Changed) -> None:
         if (
-            event.select.id == "game"
+            event.choice.id == "game"
             and isinstance(event.value, str)
             and event.value != self.game_id
         ):
@@ -97,38 +101,45 @@ class NewGameScreen(SpeedwayScreen):
             await self.rebuild()
 
     async def rebuild(self) -> None:
+        """Show the options and seats of the game now picked (after the game changed)."""
         if not self.game_id:
             return
         game = registry.get(self.game_id)
         options = self.query_one("#options", Vertical)
         await options.remove_children()
+        await options.mount_all(self.option_rows(game))
+        seats = self.query_one("#seats", Vertical)
+        await seats.remove_children()
+        await seats.mount_all(self.seat_rows(game))
+
+    def option_rows(self, game: Game) -> list[Widget]:
         widgets: list[Widget] = []
         for name, kind, default in option_fields(game):
             label = name.replace("_", " ").capitalize()
             field: Widget
             if isinstance(kind, mi.BoolType):
                 # A yes/no choice says its value in words (a compact checkbox shows it by colour).
-                field = Select(
-                    [("yes", True), ("no", False)],
-                    value=bool(default),
-                    allow_blank=False,
+                field = Choice(
+                    [("yes", True), ("no", False)], value=bool(default), id=f"opt-{name}"
+                )
+            elif _optional_bool(kind):
+                field = Choice(
+                    [("default", None), ("yes", True), ("no", False)],
+                    value=default,
                     id=f"opt-{name}",
-                    compact=True,
                 )
             elif isinstance(kind, mi.LiteralType):
-                field = Select(
+                field = Choice(
                     [(str(v).replace("_", " "), v) for v in kind.values],
                     value=default,
-                    allow_blank=False,
                     id=f"opt-{name}",
-                    compact=True,
                 )
             else:
                 field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
             widgets.append(Horizontal(Label(label, classes="field-label"), field, classes="field"))
-        await options.mount_all(widgets)
-        seats = self.query_one("#seats", Vertical)
-        await seats.remove_children()
+        return widgets
+
+    def seat_rows(self, game: Game) -> list[Widget]:
         network = app_network(self)
         choices = [("You", "me")]
         if network:  # over SSH, other humans join open seats from their own terminals
@@ -151,17 +162,17 @@ class NewGameScreen(SpeedwayScreen):
             rows.append(
                 Horizontal(
                     Label(f"Seat {i + 1}", classes="field-label"),
-                    Select(choices, value=value, allow_blank=False, id=f"seat-{i}", compact=True),
+                    Choice(choices, value=value, id=f"seat-{i}"),
                     classes="field",
                 )
             )
-        await seats.mount_all(rows)
+        return rows
 
     def read_options(self, game: Game) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name, _kind, _ in option_fields(game):
             widget = self.query_one(f"#opt-{name}")
-            if isinstance(widget, Checkbox | Select):
+            if isinstance(widget, Checkbox | Choice):
                 out[name] = widget.value
             elif isinstance(widget, Input):
                 try:
@@ -184,7 +195,7 @@ class NewGameScreen(SpeedwayScreen):
             return
         game = registry.get(self.game_id)
         words = [
-            str(s.value) for s in self.query("#seats Select").results(Select) if s.value != NO_SEAT
+            str(s.value) for s in self.query("#seats Choice").results(Choice) if s.value != NO_SEAT
         ]
         try:
             options = self.read_options(game)
