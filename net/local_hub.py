@@ -258,7 +258,7 @@ class LocalHub:
             id=room.id,
             game=room.game.id,
             title=f"{room.game.title} #{room.id}",
-            summary=_summary(room.spec.options),
+            summary=_summary(room.game, room.spec.options),
             seats=seats,
             status=room.status,  # type: ignore[arg-type]
             spectators=spectators,
@@ -814,7 +814,25 @@ def _redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:
     return out
 
 
-def _summary(options: Mapping[str, Any]) -> str:
-    if not options:
+def _summary(game: Game, options: Mapping[str, Any]) -> str:
+    """The options that differ from the game's defaults, in words ("standard rules" if none)."""
+    default = msgspec.to_builtins(game.default_config())
+    missing = object()
+    changed = {
+        k: v
+        for k, v in options.items()
+        if not (isinstance(default, dict) and default.get(k, missing) == msgspec.to_builtins(v))
+    }
+    if not changed:
         return "standard rules"
-    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(options.items()))
+    return ", ".join(f"{k.replace('_', ' ')} {_word(v)}" for k, v in sorted(changed.items()))
+
+
+def _word(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    if value is None:
+        return "default"
+    return str(value).replace("_", " ")

@@ -389,3 +389,13 @@ async def test_finished_tables_leave_the_list_and_abandoned_ones_vanish():
     assert h.info(waiting).status == "waiting"
     await h.leave(waiting, ANN)
     assert h.tables(ANN) == []
+
+
+async def test_table_summary_names_only_the_options_that_differ_from_the_defaults():
+    h = hub()
+    seats = [SeatSpec(kind="bot", bot="steady"), SeatSpec(kind="human")]
+    same = await h.create_table(TableSpec(game="dash", seats=seats, options={"goal": 10}), ANN)
+    other = await h.create_table(TableSpec(game="dash", seats=seats, options={"goal": 12}), ANN)
+    assert h.info(same).summary == "standard rules"  # a form sends every option, even defaults
+    assert h.info(other).summary == "goal 12"
+    await h.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.hub import SeatSpec
+from net.hub import Identity, SeatSpec
 from tests.tui.conftest import ME, dash_app, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tui.screens.base import SpeedwayScreen
@@ -16,6 +16,7 @@ from tui.screens.settings import SettingsScreen
 from tui.screens.table import GenericTableScreen, PassKeyboard
 from tui.settings import load_settings
 from tui.widgets.choice import Choice
+from tui.widgets.common import StatusLine
 
 
 async def test_home_menu_keys_open_each_screen():
@@ -273,8 +274,28 @@ async def test_network_new_table_offers_open_seats_not_hot_seat():
         values = [value for _, value in seat.options]
         assert "hot" not in values
         assert "New table" in str(app.screen.query_one(".screen-title").render())
+        private = app.screen.query_one("#private", Choice)
+        assert private.value is False
+        private.focus()
+        await pilot.press("right")
+        assert "invite code only" in str(private.render())
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         info = app.hub.tables(ME)[0]
         assert info.seats[1].open
         assert info.status == "waiting"
+        assert info.private
+        # The table screen says the race waits for players, not "r to roll".
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+        )
+        status = app.screen.query_one(StatusLine)
+        text = str(status.render())
+        assert "Waiting for players: 1 open seat" in text
+        assert "invite code" in text
+        assert "roll" not in text
+        bea = Identity(id="key:bea", nickname="Bea")
+        await app.hub.join_private(app.hub.invite_code(info.id, ME), bea)
+        await app.hub.take_seat(info.id, 1, bea)
+        await wait_for(pilot, lambda: "Waiting for players" not in str(status.render()))
+        assert "roll" in str(status.render())

@@ -15,7 +15,7 @@ from msgspec import inspect as mi
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Footer, Input, Label, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
@@ -84,7 +84,16 @@ class NewGameScreen(SpeedwayScreen):
             )
             yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
             if self.speedway.network:
-                yield Checkbox("Private table (join by invite code only)", False, id="private")
+                with Horizontal(classes="field"):
+                    yield Label("Private table", classes="field-label")
+                    yield Choice(
+                        [
+                            ("no: listed in the lobby", False),
+                            ("yes: join by invite code only", True),
+                        ],
+                        value=False,
+                        id="private",
+                    )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
@@ -172,7 +181,7 @@ class NewGameScreen(SpeedwayScreen):
         out: dict[str, Any] = {}
         for name, _kind, _ in option_fields(game):
             widget = self.query_one(f"#opt-{name}")
-            if isinstance(widget, Checkbox | Choice):
+            if isinstance(widget, Choice):
                 out[name] = widget.value
             elif isinstance(widget, Input):
                 try:
@@ -210,7 +219,7 @@ class NewGameScreen(SpeedwayScreen):
             game=game.id,
             seats=specs,
             options=msgspec.to_builtins(options),
-            private=bool(self.query("#private") and self.query_one("#private", Checkbox).value),
+            private=bool(self.query("#private") and self.query_one("#private", Choice).value),
         )
         app.add_local(hot)
         app.pop_screen()

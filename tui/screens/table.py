@@ -372,6 +372,9 @@ class TableScreen(SpeedwayScreen):
             )
             self.status(f"Race over — {places}.{self.end_hint()}")
             return
+        if fold.table.status == "waiting":
+            self.status(self.waiting_text())
+            return
         seat = self.acting_seat()
         if seat is not None:
             self.status(self.your_move_text(seat))
@@ -383,6 +386,15 @@ class TableScreen(SpeedwayScreen):
 
     def end_hint(self) -> str:
         return ""
+
+    def waiting_text(self) -> str:
+        """Before the start: how many seats are open and how others find the table."""
+        assert self.fold is not None
+        info = self.fold.table
+        open_seats = sum(1 for s in info.seats if s.open)
+        seats = "1 open seat" if open_seats == 1 else f"{open_seats} open seats"
+        where = "with the invite code" if info.private else f"from the lobby (table {info.id})"
+        return f"Waiting for players: {seats}; others join {where}. The race starts when all are taken."
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
