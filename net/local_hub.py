@@ -387,7 +387,10 @@ class LocalHub:
         table_id = self._codes.get(code.strip().upper())
         if table_id is None or table_id not in self._rooms:
             raise ValueError("No table has that invite code.")
-        self._rooms[table_id].invited.add(who.id)
+        room = self._rooms[table_id]
+        if who.id not in room.invited:
+            room.invited.add(who.id)
+            self._save_meta(room)  # the table stays in their lobby after a restart
         self._lobby_changed()
         return table_id
 

@@ -46,6 +46,7 @@ async def test_waiting_private_table_survives_a_crash_with_seats_and_code(tmp_pa
     assert code
     assert await h.join_private(code, BOB) == tid
     await h.take_seat(tid, 1, BOB)
+    assert await h.join_private(code, EVE) == tid  # invited, not seated
     assert files(tmp_path, tid) == {f"{tid}.seed", f"{tid}.wait"}
     for ext in ("seed", "wait"):
         mode = (tmp_path / "tables" / f"{tid}.{ext}").stat().st_mode
@@ -62,6 +63,7 @@ async def test_waiting_private_table_survives_a_crash_with_seats_and_code(tmp_pa
     assert h2.invite_code(tid, ANN) == code
     assert h2.invite_code(tid, BOB) == code  # invited (and seated) before the crash
     assert [t.id for t in h2.tables(ANN)] == [tid]  # in the lobby as before
+    assert [t.id for t in h2.tables(EVE)] == [tid]  # Eve's invitation was kept
     assert h2.tables(CAT) == []  # still private
     after = h2.table(tid)
     assert after.seed == before.seed
