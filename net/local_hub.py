@@ -790,8 +790,11 @@ class LocalHub:
         n = len(room.table.seats)
         room.holders = list(restored.holders)
         room.guests = set()
-        opened = list(restored.open) if len(restored.open) == n else [False] * n
-        room.open = opened
+        room.open = list(restored.open) if len(restored.open) == n else [False] * n
+        if len(restored.seats) == n:  # names of players who took a seat mid-race
+            for s, seat in enumerate(restored.seats):
+                if not room.table.seats[s].is_bot and not seat.is_bot:
+                    room.table.seats[s] = seat
         guests = set(restored.guests)
         for s, h in enumerate(room.holders):
             if h is not None and h in guests:

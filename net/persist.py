@@ -67,6 +67,7 @@ class Restored(msgspec.Struct, kw_only=True):
     invite_code: str | None
     invited: list[str]
     commitment: str  # "" for a waiting table (it has no log, so no salted commitment yet)
+    seats: list[Seat] = []  # who sits where now (a log's header has who sat at the start)
     open: list[bool] = []
     guests: list[str] = []
     waiting: bool = False
@@ -289,6 +290,7 @@ class TableStore:
             invite_code=meta.invite_code,
             invited=meta.invited,
             commitment="",
+            seats=meta.seats,
             open=meta.open,
             guests=meta.guests,
             waiting=True,
@@ -317,6 +319,7 @@ class TableStore:
             invite_code=meta.invite_code,
             invited=meta.invited,
             commitment=writer.commitment,
+            seats=meta.seats,
             open=meta.open,
             guests=meta.guests,
         )

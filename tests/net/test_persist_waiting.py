@@ -170,10 +170,12 @@ async def test_guest_seat_at_a_started_table_opens_after_a_restart(tmp_path):
     info = h2.info(tid)
     assert [s.identity for s in info.seats] == [ANN.id, None]
     assert [s.open for s in info.seats] == [False, True]
+    assert [s.name for s in info.seats] == ["Ann", "(open seat)"]
     await h2.take_seat(tid, 1, BOB)  # anyone may take it now
     await h2.submit(tid, BOB, 1, Roll(), 1)
     h3 = hub(tmp_path)  # a seat taken mid-race is kept too
     assert [s.identity for s in h3.info(tid).seats] == [ANN.id, BOB.id]
+    assert [s.name for s in h3.info(tid).seats] == ["Ann", "Bob"]
     assert h3.table(tid).state_id == 2
 
 
