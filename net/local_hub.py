@@ -159,7 +159,8 @@ class LocalHub:
     `core.registry`. ``bot_delay`` is the default pause before a bot acts (0 in tests),
     ``away_grace`` the default time before an away player's bot takes over. ``persist`` with a
     ``data_dir`` keeps durable logs under ``DATA/tables`` and finished replays under
-    ``DATA/replays``; unfinished tables are restored from their logs at construction.
+    ``DATA/replays``; unfinished tables are restored from their logs at construction, and
+    tables still waiting for players from their waiting records.
 
     ``network`` (the SSH server) guards a shared server against its users: a table's seed is
     always a fresh secret one (a chosen seed would tell its chooser every die), bot delays, turn
@@ -208,7 +209,7 @@ class LocalHub:
             from net.persist import TableStore
 
             self._store = TableStore(Path(data_dir))
-            for restored in self._store.restore_all(self._game):
+            for restored in self._store.restore_all(self._game, _build_table):
                 self._adopt_restored(restored)
 
     # ------------------------------------------------------------------ lookups
@@ -321,10 +322,6 @@ class LocalHub:
                     f"You already have {mine} unfinished tables; finish or leave one first."
                 )
         game = self._game(spec.game)
-        try:
-            config = config_from_options(game, spec.options)
-        except ConfigError as err:
-            raise ValueError(str(err)) from None
         seats: list[Seat] = []
         open_flags: list[bool] = []
         for i, s in enumerate(spec.seats):
@@ -343,14 +340,7 @@ class LocalHub:
                 seats.append(Seat(name=OPEN_NAME))
                 open_flags.append(True)
         seed = spec.seed if spec.seed is not None else secrets.randbits(63)
-        # A branch from a replay starts from the source game's past events (TableSpec docs).
-        past = (spec.branched_from or {}).get("events")
-        if past is not None:
-            past = [msgspec.convert(e, game.event_type) if isinstance(e, dict) else e for e in past]
-        try:
-            table = Table(game, config, seats, seed, setup_events=past)
-        except ConfigError as err:
-            raise ValueError(str(err)) from None
+        table = _build_table(game, spec, seats, seed)
         table_id = self._new_id()
         room = _Room(table_id, game, table, spec)
         room.open = open_flags
@@ -359,10 +349,19 @@ class LocalHub:
             room.guests.update(h for h in room.holders if h == who.id)
         if spec.private:
             room.invite_code = self._new_code()
-            self._codes[room.invite_code] = table_id
             room.invited.add(who.id)
         # Without a durable log the commitment uses an in-memory salt; with one, the log's.
         room.commitment = commitment(seed, secrets.token_bytes(16))
+        if any(room.open) and self._store is not None:
+            try:  # durable before anyone sees it: a restart brings the waiting table back
+                self._store.wait(room)
+            except OSError as err:
+                log.error("table %s: the waiting table could not be saved: %s", table_id, err)
+                raise ValueError(
+                    f"The table could not be saved ({err.strerror or err}); try again."
+                ) from None
+        if room.invite_code is not None:
+            self._codes[room.invite_code] = table_id
         self._rooms[table_id] = room
         log.info("table created id=%s game=%s by=%s", table_id, game.id, who.id)
         if not any(room.open):
@@ -388,7 +387,10 @@ class LocalHub:
         table_id = self._codes.get(code.strip().upper())
         if table_id is None or table_id not in self._rooms:
             raise ValueError("No table has that invite code.")
-        self._rooms[table_id].invited.add(who.id)
+        room = self._rooms[table_id]
+        if who.id not in room.invited:
+            room.invited.add(who.id)
+            self._save_meta(room)  # the table stays in their lobby after a restart
         self._lobby_changed()
         return table_id
 
@@ -413,6 +415,8 @@ class LocalHub:
         self._back(room, who.id)
         if room.status == "waiting" and not any(room.open):
             self._start(room)
+        else:
+            self._save_meta(room)  # who sits where survives a restart (waiting or running)
         self._table_changed(room)
 
     async def leave(self, table_id: str, who: Identity) -> None:
@@ -596,6 +600,11 @@ class LocalHub:
             self._rooms.pop(room.id, None)
             if room.invite_code is not None:
                 self._codes.pop(room.invite_code, None)
+            if self._store is not None:
+                try:
+                    self._store.drop(room.id)
+                except OSError as err:
+                    log.error("table %s: its waiting record could not be removed: %s", room.id, err)
             self._lobby_changed()
 
     def _drop_room(self, table_id: str) -> None:
@@ -769,16 +778,39 @@ class LocalHub:
         self._lobby_changed()
 
     def _adopt_restored(self, restored: Any) -> None:
-        """Take a table back from its durable log (see `net.persist.Restored`)."""
+        """Take a table back from its durable log or waiting record (`net.persist.Restored`).
+
+        Guests: a guest identity dies with its connection (the next connection is a new guest),
+        so after a restart a guest's seat opens for anyone, as when a guest disconnects live —
+        at a running table its bot plays meanwhile, a waiting table waits for someone new. A
+        waiting table left with no holder at all is abandoned (as when its last player leaves):
+        it and its files go.
+        """
         room = _Room(restored.table_id, restored.game, restored.table, restored.spec)
+        n = len(room.table.seats)
         room.holders = list(restored.holders)
         room.guests = set()
-        room.open = [False] * len(room.holders)
+        room.open = list(restored.open) if len(restored.open) == n else [False] * n
+        if len(restored.seats) == n:  # names of players who took a seat mid-race
+            for s, seat in enumerate(restored.seats):
+                if not room.table.seats[s].is_bot and not seat.is_bot:
+                    room.table.seats[s] = seat
+        guests = set(restored.guests)
+        for s, h in enumerate(room.holders):
+            if h is not None and h in guests:
+                room.holders[s] = None
+                room.open[s] = True
+                room.table.seats[s] = Seat(name=OPEN_NAME)
         room.creator = restored.creator
         room.invite_code = restored.invite_code
         room.invited = set(restored.invited)
-        room.commitment = restored.commitment
-        room.status = "running"
+        if restored.waiting:
+            # The in-memory salt of a waiting table (see `create_table`); starting writes the log's.
+            room.commitment = commitment(room.table.seed, secrets.token_bytes(16))
+            room.status = "waiting"
+        else:
+            room.commitment = restored.commitment
+            room.status = "running"
         room.step_time = self.clock()
         # Nobody is watching after a restart: every human is away until they come back.
         now = self.clock()
@@ -790,6 +822,9 @@ class LocalHub:
         self._rooms[room.id] = room
         if room.table.result() is not None:
             room.status = "finished"
+        if any(h in guests for h in restored.holders):
+            self._save_meta(room)
+        self._drop_if_abandoned(room)
 
 
 _NETWORK_FLOORS = {"bot_delay": 0.2, "turn_timer": 10.0, "away_grace": 10.0}
@@ -803,6 +838,24 @@ def _network_spec(spec: TableSpec) -> TableSpec:
         if value is not None and value < floor:
             changes[name] = floor
     return msgspec.structs.replace(spec, **changes)
+
+
+def _build_table(game: Game, spec: TableSpec, seats: list[Seat], seed: int) -> Table:
+    """The core table for ``spec`` (raises ValueError with the game's one-sentence reason).
+
+    A branch from a replay starts from the source game's past events (TableSpec docs).
+    """
+    try:
+        config = config_from_options(game, spec.options)
+    except ConfigError as err:
+        raise ValueError(str(err)) from None
+    past = (spec.branched_from or {}).get("events")
+    if past is not None:
+        past = [msgspec.convert(e, game.event_type) if isinstance(e, dict) else e for e in past]
+    try:
+        return Table(game, config, seats, seed, setup_events=past)
+    except ConfigError as err:
+        raise ValueError(str(err)) from None
 
 
 def _redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:

@@ -9,6 +9,13 @@ with `replays.recover.restore_table` (re-simulated from the seed, torn tail cut)
 comes back exactly as last acknowledged. A finished table's log gets its end record (the seed
 revealed) and is published, verified, into ``DATA/replays/`` (`replays.store.publish_log`).
 
+A table still waiting for players has no log yet: it keeps ``ID.seed`` and ``ID.wait`` (the
+same `Meta` record, with the branch's past events, rewritten atomically whenever a seat is
+taken or left). Starting it writes the three files above and then removes ``ID.wait`` (a
+``.wait`` next to a ``.log`` is superseded); dropping it removes both. At start every waiting
+record is rebuilt with the same seed, so its setup events are identical. A record that cannot
+be read is logged and skipped (its files stay for a person to look at).
+
 Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
 """
 
@@ -23,7 +30,7 @@ from typing import Any
 
 import msgspec
 
-from core.game import Game, IllegalAction, Seat, Step
+from core.game import Game, IllegalAction, Seat, Step, Table
 from net.hub import TableSpec
 from replays.errors import LogBroken, ReplayError
 from replays.log import LogWriter, fsync_dir
@@ -44,9 +51,13 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
     creator: str = ""
     invite_code: str | None = None
     invited: list[str] = []
+    open: list[bool] = []  # [] in files from before open seats were kept: none open
+    guests: list[str] = []  # holders who are guests (their identity dies with the connection)
 
 
 class Restored(msgspec.Struct, kw_only=True):
+    """A table read back at start: started (from its log) or still ``waiting`` (from ``.wait``)."""
+
     table_id: str
     game: Any
     table: Any
@@ -55,7 +66,16 @@ class Restored(msgspec.Struct, kw_only=True):
     creator: str
     invite_code: str | None
     invited: list[str]
-    commitment: str
+    commitment: str  # "" for a waiting table (it has no log, so no salted commitment yet)
+    seats: list[Seat] = []  # who sits where now (a log's header has who sat at the start)
+    open: list[bool] = []
+    guests: list[str] = []
+    waiting: bool = False
+
+
+# Builds a table from its game, spec (with any branch's past events), seats and seed; raises
+# ValueError if the spec no longer makes a table (the hub's own rule, passed in).
+BuildTable = Callable[[Game, TableSpec, list[Seat], int], Table]
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -82,31 +102,71 @@ class TableStore:
         self.root = Path(data_dir) / "tables"
         self.replays = Path(data_dir) / "replays"
         self._writers: dict[str, LogWriter] = {}
+        self._waiting: set[str] = set()  # tables with an ``ID.wait`` record
 
     def exists(self, table_id: str) -> bool:
-        return (self.root / f"{table_id}.log").exists()
+        return any((self.root / f"{table_id}.{ext}").exists() for ext in ("log", "wait"))
 
     # ---------------------------------------------------------------- writing
 
-    def _meta(self, room: Any) -> Meta:
+    def _meta(self, room: Any, *, past: bool = False) -> Meta:
+        spec = (
+            room.spec
+            if past
+            else msgspec.structs.replace(room.spec, branched_from=_without_events(room.spec))
+        )
         return Meta(
             table_id=room.id,
             game=room.game.id,
-            spec=msgspec.structs.replace(room.spec, branched_from=_without_events(room.spec)),
+            spec=spec,
             seats=list(room.table.seats),
             holders=list(room.holders),
             creator=room.creator,
             invite_code=room.invite_code,
             invited=sorted(room.invited),
+            open=list(room.open),
+            guests=sorted(g for g in room.guests if g in room.holders),
         )
 
+    def _mkroot(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.root, 0o700)
+
+    def wait(self, room: Any) -> None:
+        """A table waiting for players: its seed (0600) and its ``.wait`` record, fsynced."""
+        self._mkroot()
+        try:
+            write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
+            self._write_wait(room)
+        except OSError:
+            for ext in ("wait", "seed"):  # the table is refused: leave nothing of it behind
+                with contextlib.suppress(OSError):
+                    (self.root / f"{room.id}.{ext}").unlink()
+            raise
+        self._waiting.add(room.id)
+
+    def _write_wait(self, room: Any) -> None:
+        write_private(
+            self.root / f"{room.id}.wait", msgspec.json.encode(self._meta(room, past=True))
+        )
+
+    def drop(self, table_id: str) -> None:
+        """A waiting table went away unstarted: its seed and record go too."""
+        if table_id not in self._waiting:
+            return
+        self._waiting.discard(table_id)
+        for ext in ("wait", "seed"):  # the record first: a seed alone is never restored
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{table_id}.{ext}").unlink()
+        fsync_dir(self.root)
+
     def start(self, room: Any) -> str:
-        """A table starts: seed (0600), meta and the log (header + setup), all fsynced.
+        """A table starts: seed (0600), meta and the log (header + setup), all fsynced; then a
+        waiting record it had is removed (the log supersedes it).
 
         Returns the commitment to the seed written in the log's header.
         """
-        self.root.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.root, 0o700)
+        self._mkroot()
         write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
         write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
         try:
@@ -119,11 +179,19 @@ class TableStore:
         except LogBroken as err:
             raise OSError(str(err)) from None
         self._writers[room.id] = writer
+        if room.id in self._waiting:
+            self._waiting.discard(room.id)
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{room.id}.wait").unlink()
+            fsync_dir(self.root)
         return writer.commitment
 
     def update_meta(self, room: Any) -> None:
+        """Seats changed: rewrite the started table's meta or the waiting table's record."""
         if room.id in self._writers:
             write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
+        elif room.id in self._waiting:
+            self._write_wait(room)
 
     def append(self, room: Any, step: Step) -> None:
         """One accepted action, durable before it is broadcast (raises OSError: table stops)."""
@@ -165,9 +233,13 @@ class TableStore:
 
     # ---------------------------------------------------------------- restoring
 
-    def restore_all(self, find_game: Callable[[str], Game]) -> Iterator[Restored]:
+    def restore_all(
+        self, find_game: Callable[[str], Game], build_table: BuildTable
+    ) -> Iterator[Restored]:
+        """Every unfinished started table (from its log), then every waiting table."""
         if not self.root.is_dir():
             return
+        read: set[str] = set()  # logs read back (restored, or finished and published)
         for path in sorted(self.root.glob("*.log")):
             table_id = path.stem
             try:
@@ -178,8 +250,51 @@ class TableStore:
             except LogBroken as err:
                 log.error("table %s could not be reopened: %s", table_id, err)
                 continue
+            read.add(table_id)
             if restored is not None:
                 yield restored
+        for path in sorted(self.root.glob("*.wait")):
+            table_id = path.stem
+            if (self.root / f"{table_id}.log").exists() or table_id in read:
+                # It started, but the crash came before its waiting record was removed: the
+                # log supersedes it (kept only while the log itself cannot be read).
+                if table_id in read:
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
+                continue
+            try:
+                restored = self._restore_waiting(table_id, find_game, build_table)
+            except (OSError, ValueError, msgspec.DecodeError, IllegalAction) as err:
+                log.error("waiting table %s could not be restored: %s", table_id, err)
+                continue
+            self._waiting.add(table_id)
+            yield restored
+
+    def _restore_waiting(
+        self, table_id: str, find_game: Callable[[str], Game], build_table: BuildTable
+    ) -> Restored:
+        meta = msgspec.json.decode((self.root / f"{table_id}.wait").read_bytes(), type=Meta)
+        seed = int((self.root / f"{table_id}.seed").read_text().strip())
+        n = len(meta.seats)
+        if meta.table_id != table_id or len(meta.holders) != n or len(meta.open) != n:
+            raise ValueError("its record does not match its seats")
+        game = find_game(meta.game)
+        table = build_table(game, meta.spec, list(meta.seats), seed)
+        return Restored(
+            table_id=table_id,
+            game=game,
+            table=table,
+            spec=meta.spec,
+            holders=meta.holders,
+            creator=meta.creator,
+            invite_code=meta.invite_code,
+            invited=meta.invited,
+            commitment="",
+            seats=meta.seats,
+            open=meta.open,
+            guests=meta.guests,
+            waiting=True,
+        )
 
     def _restore(self, table_id: str, find_game: Callable[[str], Game]) -> Restored | None:
         meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=Meta)
@@ -204,6 +319,9 @@ class TableStore:
             invite_code=meta.invite_code,
             invited=meta.invited,
             commitment=writer.commitment,
+            seats=meta.seats,
+            open=meta.open,
+            guests=meta.guests,
         )
 
 

@@ -1,6 +1,7 @@
 """A tiny stand-in app for server tests that do not need the real TUI: it shows who you are and
-the lobby, and plays Dash by keys ("c" create a table against a bot, "w" watch the first table,
-"r" roll, "s" stop, "x" crash, "q" quit). On start it returns to a seat it already holds. It
+the lobby, and plays Dash by keys ("c" create a table against a bot, "o" create a table with an
+open seat, "j" take the first open seat, "w" watch the first table, "r" roll, "s" stop,
+"x" crash, "q" quit). On start it returns to a seat it already holds. It
 talks to the hub only through `net.hub.Hub`, as the real app does."""
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ class MiniApp(App[None]):
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
         ("q", "quit", "Quit"),
         ("c", "create", "Create"),
+        ("o", "create_open", "Create with an open seat"),
+        ("j", "join", "Take an open seat"),
         ("w", "watch", "Watch"),
         ("r", "roll", "Roll"),
         ("s", "stop", "Stop"),
@@ -48,7 +51,8 @@ class MiniApp(App[None]):
 
     async def _lobby(self) -> None:
         async for tables in self.hub.watch_lobby(self.identity):
-            self.query_one("#lobby", Static).update(f"LOBBY tables={len(tables)}")
+            waiting = sum(1 for t in tables if t.status == "waiting")
+            self.query_one("#lobby", Static).update(f"LOBBY tables={len(tables)} waiting={waiting}")
 
     async def action_create(self) -> None:
         spec = TableSpec(
@@ -58,6 +62,18 @@ class MiniApp(App[None]):
         )
         self.table_id = await self.hub.create_table(spec, self.identity)
         self.run_worker(self._follow(0), exclusive=False)
+
+    async def action_create_open(self) -> None:
+        spec = TableSpec(game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")])
+        self.table_id = await self.hub.create_table(spec, self.identity)
+        self.run_worker(self._follow(0), exclusive=False)
+
+    async def action_join(self) -> None:
+        for info in self.hub.tables(self.identity):
+            seats = [i for i, s in enumerate(info.seats) if s.open]
+            if seats:
+                await self.hub.take_seat(info.id, seats[0], self.identity)
+                return
 
     def action_watch(self) -> None:
         tables = self.hub.tables(self.identity)

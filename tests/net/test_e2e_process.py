@@ -1,6 +1,6 @@
 """The server as a real process (`tests.net.run_server`, the same `run_server` that
 `speedway serve` runs): kill -9 mid-race and restart (the table is back exactly as last
-acknowledged), graceful SIGTERM (players told, logs synced, exit 0), the spectator's byte stream
+acknowledged), kill -9 while a table waits for a player (it is back, waiting), graceful SIGTERM (players told, logs synced, exit 0), the spectator's byte stream
 carries no hidden card, and the real OpenSSH client under tmux reads the real lobby.
 127.0.0.1, port 0, every wait bounded."""
 
@@ -128,6 +128,29 @@ async def test_kill_9_mid_race_then_restart_restores_the_table(servers):
     await term.wait_for(f"TABLE state={seen}")
     term.send("r")
     await state_above(term, seen)
+    conn.close()
+    assert again.stop() == 0
+
+
+async def test_kill_9_while_waiting_then_restart_keeps_the_waiting_table(servers, tmp_path):
+    server = servers()
+    conn, term = await join(server.port, KEY_A, "Ann")
+    term.send("o")
+    await term.wait_for("LOBBY tables=1 waiting=1")
+    tables = tmp_path / "data" / "tables"
+    assert len(list(tables.glob("*.wait"))) == 1
+    server.stop(signal.SIGKILL)
+    conn.close()
+    again = servers()
+    conn, term = await join(again.port, KEY_A)
+    await term.wait_for("LOBBY tables=1 waiting=1")
+    conn_e, term_e = await join(again.port, KEY_E, "Eve")
+    await term_e.wait_for("LOBBY tables=1 waiting=1")
+    term_e.send("j")  # Eve takes the open seat: the race starts and its log is written
+    await term.wait_for("LOBBY tables=1 waiting=0")
+    assert len(list(tables.glob("*.log"))) == 1
+    assert list(tables.glob("*.wait")) == []
+    conn_e.close()
     conn.close()
     assert again.stop() == 0
 
