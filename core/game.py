@@ -33,6 +33,7 @@ The contract, for game authors:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -107,7 +108,11 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
-    """The end of a game: seats best first, a score per seat, one line in words."""
+    """The end of a game: seats best first, a score per seat, one line in words.
+
+    The core knows no names, so ``summary`` names seats as "seat N" (1-based); `summary_for`
+    puts the players' names in.
+    """
 
     ranking: list[int]
     scores: list[int]
@@ -116,6 +121,15 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def winner(self) -> int | None:
         return self.ranking[0] if self.ranking else None
+
+    def summary_for(self, names: Sequence[str]) -> str:
+        """``summary`` with each "seat N" replaced by that seat's name."""
+
+        def name(match: re.Match[str]) -> str:
+            index = int(match.group(1)) - 1
+            return names[index] if 0 <= index < len(names) else match.group(0)
+
+        return re.sub(r"\bseat (\d+)\b", name, self.summary)
 
 
 class Step(msgspec.Struct, frozen=True, kw_only=True):

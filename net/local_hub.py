@@ -589,7 +589,7 @@ class LocalHub:
         room.status = "finished"  # after the replay exists, so a finished table has its id
         result = room.table.result()
         if result is not None:
-            self._notice(room, f"The race is over: {result.summary}.")
+            self._notice(room, f"The race is over: {result.summary_for(room.table.names)}.")
         self._table_changed(room)
         with contextlib.suppress(RuntimeError):  # no running loop: kept until restart
             asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, room.id)

@@ -163,7 +163,7 @@ def _info(path: Path) -> ReplayInfo:
         winner=winner,
         finished=end is not None,
         steps=max(steps, 0),
-        summary=end.result.summary if end is not None else "unfinished",
+        summary=end.result.summary_for(names) if end is not None else "unfinished",
     )
 
 

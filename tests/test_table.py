@@ -69,3 +69,11 @@ def test_config_from_options_takes_structured_options_as_json():
     ]
     with pytest.raises(ValueError, match="needs JSON"):
         config_from_options(go500, {"schedule": "Daytona"})
+
+
+def test_result_summary_for_puts_the_players_names_in():
+    from core.game import Result
+
+    result = Result(ranking=[2, 0, 1], scores=[10, 5, 12], summary="seat 3 wins; seat 12 is not")
+    assert result.summary_for(["Ann", "Bea", "Cy"]) == "Cy wins; seat 12 is not"
+    assert result.summary_for([]) == "seat 3 wins; seat 12 is not"

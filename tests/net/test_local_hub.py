@@ -138,12 +138,17 @@ async def test_bots_play_a_whole_game_and_the_seed_is_revealed_at_the_end():
     assert wel.table.seed is None
     assert wel.table.commitment
     ups = []
+    notices = []
     async for item in _until_finished(w):
         if isinstance(item, StepUpdate):
             ups.append(item)
+        if isinstance(item, Notice):
+            notices.append(item.text)
     info = h.info(tid)
     assert info.status == "finished"
     assert info.seed == 11
+    winner = h.table(tid).names[h.table(tid).result().winner]
+    assert f"The race is over: {winner} wins" in " ".join(notices)  # a name, not "seat N"
     assert fold(wel, ups) == DASH.view(h.table(tid).state, None)
 
 

@@ -98,7 +98,8 @@ def test_list_replays_newest_first_with_players_and_winner(tmp_path):
     assert first.winner == newer.names[newer.result().winner]
     assert first.finished
     assert first.steps == newer.state_id
-    assert first.summary == newer.result().summary
+    assert first.summary == newer.result().summary_for(newer.names)  # names, not "seat N"
+    assert first.summary.startswith(newer.names[newer.result().winner])
     with_broken = list_replays(tmp_path, include_broken=True)
     assert len(with_broken) == 3
     assert [i.problem for i in with_broken if i.problem] == ["This is not a Speedway replay file."]

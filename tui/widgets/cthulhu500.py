@@ -368,7 +368,7 @@ class CthulhuBoard(Board):
         if not data.legal:
             self._set_rows(actions, [])
             if data.result is not None:
-                actions.border_title = f"Race over: {data.result.summary}"
+                actions.border_title = f"Race over: {data.result.summary_for(data.names)}"
             elif is_reaction_prompt(data.state):
                 actions.border_title = "Waiting for reactions…"
             elif data.pending:
