@@ -52,7 +52,15 @@ async def my_move(pilot: Any, screen: CthulhuTableScreen) -> bool:
 
 
 def plain(widget: Any) -> str:
-    return str(widget.render().plain)
+    shown = widget.render()
+    if hasattr(shown, "plain"):
+        return str(shown.plain)
+    from rich.console import Console  # a grid (the hand): render it to plain text
+
+    console = Console(width=max(widget.size.width, 40), color_system=None)
+    with console.capture() as capture:
+        console.print(widget.content)
+    return capture.get()
 
 
 def status_text(screen: CthulhuTableScreen) -> str:

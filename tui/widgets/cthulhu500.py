@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -302,17 +303,25 @@ class HandView(Static):
         picked = {int(p[1:]) for p in data.selected if p.startswith("c") and p[1:].isdigit()}
         if not hand:
             out.append("(no cards)", style=DIM)
-        for n, cid in enumerate(hand):
-            if n:
-                out.append("\n")
-            style = PICKED if cid in picked else BOLD
-            out.append(f"{n + 1} {card_name(cid)}", style=style)
-            if cid in picked:
-                out.append(" ◀", style=PICKED)
-            out.append(f"\n  {card_text(cid)}", style=DIM)
-        if out != getattr(self, "_shown", None):
-            self._shown = out
+            self._shown = None
             self.update(out)
+            return
+        key = (tuple(hand), frozenset(picked))
+        if key == getattr(self, "_shown", None):
+            return
+        self._shown = key
+        # A grid keeps a long effect text indented under its card name when it wraps.
+        grid = Table.grid()
+        grid.add_column(width=2, no_wrap=True)
+        grid.add_column(ratio=1)
+        for n, cid in enumerate(hand):
+            style = PICKED if cid in picked else BOLD
+            card = Text(card_name(cid), style=style)
+            if cid in picked:
+                card.append(" ◀", style=PICKED)
+            card.append(f"\n{card_text(cid)}", style=DIM)
+            grid.add_row(Text(f"{n + 1}", style=style), card)
+        self.update(grid)
 
 
 class CthulhuBoard(Board):
