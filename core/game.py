@@ -29,6 +29,9 @@ The contract, for game authors:
 * ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
 * ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
   only its seat's view.
+* Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
+  ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
+  ``default_config()``.
 """
 
 from __future__ import annotations

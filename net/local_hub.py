@@ -868,7 +868,12 @@ def _redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:
 
 
 def _summary(game: Game, options: Mapping[str, Any]) -> str:
-    """The options that differ from the game's defaults, in words ("standard rules" if none)."""
+    """The game's own words for its options (``config_words``), else the options that differ
+    from the game's defaults ("standard rules" if none)."""
+    words = getattr(game, "config_words", None)
+    if words is not None:
+        with contextlib.suppress(ConfigError, ValueError, TypeError):
+            return str(words(config_from_options(game, options)))
     default = msgspec.to_builtins(game.default_config())
     missing = object()
     changed = {

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from core.go500.config import Go500Config
 from core.go500.data import DICE
 from core.go500.model import (
     BigOneRolled,
@@ -175,3 +176,38 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         order = ", ".join(f"{i}. {names[s]} ({e.points[s]})" for i, s in enumerate(e.standings, 1))
         return f"The season is over; Cup Champion {names[e.standings[0]]}! {order}."
     return None
+
+
+MODES = {
+    "oval": "Oval",
+    "time_trial": "Time Trials",
+    "multi_game": "Multi-Game",
+    "cup": "Cup Series",
+}
+_IN_MODE_WORDS = ("mode", "race_length", "hours", "schedule")
+
+
+def mode_words(config: Go500Config) -> str:
+    """The mode and its length: "Oval, 500 miles", "Time Trials, 6 hours", "Cup Series, 4 races"."""
+    words = MODES.get(config.mode, config.mode)
+    if config.mode == "time_trial":
+        return f"{words}, {config.hours} hours"
+    if config.mode == "cup":
+        return f"{words}, {len(config.schedule)} races"
+    return f"{words}, {config.race_length} miles"
+
+
+def config_words(config: Go500Config) -> str:
+    """Mode words, then every other option that differs from the default, for the lobby."""
+    default = Go500Config()
+    parts = [mode_words(config)]
+    for name in config.__struct_fields__:
+        value = getattr(config, name)
+        if name in _IN_MODE_WORDS or value == getattr(default, name):
+            continue
+        if isinstance(value, bool):
+            shown = "on" if value else "off"
+        else:
+            shown = str(value).replace("_", " ")
+        parts.append(f"{name.replace('_', ' ')} {shown}")
+    return " · ".join(parts)

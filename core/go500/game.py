@@ -13,7 +13,7 @@ from core.game import BotFn, Result
 from core.go500 import rules
 from core.go500.bots import BOTS
 from core.go500.config import Go500Config, check
-from core.go500.describe import describe
+from core.go500.describe import config_words, describe
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
@@ -84,6 +84,9 @@ class Go500:
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe(event, names)
+
+    def config_words(self, config: Go500Config) -> str:
+        return config_words(config)
 
 
 GAME = Go500()

@@ -74,3 +74,20 @@ async def test_each_viewer_gets_exactly_its_redacted_history(game_id):
             if game_id in ("cthulhu500", "champions"):
                 assert hidden, "a hidden-information game should have hidden events"
     await hub.close()
+
+
+async def test_lobby_summary_uses_the_games_own_words():
+    from net.hub import Identity, SeatSpec, TableSpec
+    from net.local_hub import LocalHub
+
+    hub = LocalHub(None, persist=False, bot_delay=0.0, lobby_interval=0.0)
+    who = Identity(id="SHA256:ann", nickname="Ann")
+    seats = [SeatSpec(kind="human"), SeatSpec(kind="open")]
+    plain = await hub.create_table(TableSpec(game="go500", seats=seats), who)
+    chaos = await hub.create_table(
+        TableSpec(game="go500", seats=seats, options={"race_length": 600, "table_chaos": True}),
+        who,
+    )
+    assert hub.info(plain).summary == "Oval, 500 miles"
+    assert hub.info(chaos).summary == "Oval, 600 miles · table chaos on"
+    await hub.close()

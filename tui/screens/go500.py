@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
+from core.go500.describe import mode_words
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.table import TableScreen
@@ -40,24 +41,6 @@ def stage_of(state: Any, seat: int | None) -> str:
     turns = getattr(state, "turns", ())
     turn = turns[seat] if 0 <= seat < len(turns) else None
     return str(getattr(turn, "stage", "roll")) if turn is not None else "roll"
-
-
-MODES = {
-    "oval": "Oval",
-    "time_trial": "Time Trials",
-    "multi_game": "Multi-Game",
-    "cup": "Cup Series",
-}
-
-
-def mode_words(config: Any) -> str:
-    mode = getattr(config, "mode", "oval")
-    words = MODES.get(mode, str(mode))
-    if mode == "time_trial":
-        return f"{words}, {getattr(config, 'hours', 6)} hours"
-    if mode == "cup":
-        return f"{words}, {len(getattr(config, 'schedule', ()))} races"
-    return f"{words}, {getattr(config, 'race_length', 500)} miles"
 
 
 class CupStandings(ModalScreen[None]):
