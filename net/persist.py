@@ -280,21 +280,7 @@ class TableStore:
             raise ValueError("its record does not match its seats")
         game = find_game(meta.game)
         table = build_table(game, meta.spec, list(meta.seats), seed)
-        return Restored(
-            table_id=table_id,
-            game=game,
-            table=table,
-            spec=meta.spec,
-            holders=meta.holders,
-            creator=meta.creator,
-            invite_code=meta.invite_code,
-            invited=meta.invited,
-            commitment="",
-            seats=meta.seats,
-            open=meta.open,
-            guests=meta.guests,
-            waiting=True,
-        )
+        return _restored(table_id, meta, game, table, commitment="", waiting=True)
 
     def _restore(self, table_id: str, find_game: Callable[[str], Game]) -> Restored | None:
         meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=Meta)
@@ -309,20 +295,28 @@ class TableStore:
                 log.error("table %s: the finished replay could not be saved: %s", table_id, err)
             return None
         self._writers[table_id] = writer
-        return Restored(
-            table_id=table_id,
-            game=game,
-            table=table,
-            spec=meta.spec,
-            holders=meta.holders,
-            creator=meta.creator,
-            invite_code=meta.invite_code,
-            invited=meta.invited,
-            commitment=writer.commitment,
-            seats=meta.seats,
-            open=meta.open,
-            guests=meta.guests,
-        )
+        return _restored(table_id, meta, game, table, commitment=writer.commitment, waiting=False)
+
+
+def _restored(
+    table_id: str, meta: Meta, game: Game, table: Any, *, commitment: str, waiting: bool
+) -> Restored:
+    """A table taken back: the game and core table, with who sits where from its meta record."""
+    return Restored(
+        table_id=table_id,
+        game=game,
+        table=table,
+        spec=meta.spec,
+        holders=meta.holders,
+        creator=meta.creator,
+        invite_code=meta.invite_code,
+        invited=meta.invited,
+        commitment=commitment,
+        seats=meta.seats,
+        open=meta.open,
+        guests=meta.guests,
+        waiting=waiting,
+    )
 
 
 def _without_events(spec: TableSpec) -> dict[str, Any] | None:

@@ -32,14 +32,19 @@ async def test_home_menu_keys_open_each_screen():
             assert isinstance(app.screen, HomeScreen)
 
 
+async def open_new_game_form(pilot) -> None:
+    """Home -> `n`: wait until the form's seat rows are there."""
+    app = pilot.app
+    await pilot.press("n")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0"))
+    )
+
+
 async def test_new_game_form_starts_a_go500_table_through_the_hub():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.press("n")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
-        )
+        await open_new_game_form(pilot)
         await pilot.press("ctrl+s")
         await wait_for(
             pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
@@ -55,11 +60,7 @@ async def test_new_game_form_starts_a_go500_table_through_the_hub():
 async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.press("n")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
-        )
+        await open_new_game_form(pilot)
         length = app.screen.query_one("#opt-race_length", Choice)
         assert length.value == 500
         length.focus()
@@ -83,11 +84,7 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
 async def test_new_game_form_switching_game_rebuilds_its_options():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.press("n")
-        await wait_for(
-            pilot,
-            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
-        )
+        await open_new_game_form(pilot)
         assert app.screen.query("#opt-race_length")
         game = app.screen.query_one("#game", Choice)
         game.focus()
