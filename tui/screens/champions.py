@@ -29,15 +29,9 @@ from tui.widgets.champions import (
     head_task,
     option_label,
 )
-from tui.widgets.common import ActionChosen, ActionList
+from tui.widgets.common import ActionChosen, ActionList, tag_of
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
-
-
-def _tag(obj: Any) -> str:
-    config = getattr(type(obj), "__struct_config__", None)
-    tag = getattr(config, "tag", None) if config is not None else None
-    return str(tag) if isinstance(tag, str) else type(obj).__name__
 
 
 class ChampionsTableScreen(TableScreen):
@@ -113,7 +107,7 @@ class ChampionsTableScreen(TableScreen):
             extra = f"; g Shift Gears ({gears} left)" if gears and not state.shifted else ""
             return f"{name}: keep 3 dice, 1-5 (picked {picked}), Enter{extra}."
         task = head_task(state)
-        tag = _tag(task) if task is not None else ""
+        tag = tag_of(task) if task is not None else ""
         if tag == "move" and state.cars[task.car].backwards:
             car = car_words(state, task.car)
             return f"{name}: {car} faces backwards — f turn it forward, b leave it."
@@ -148,7 +142,7 @@ class ChampionsTableScreen(TableScreen):
             self._not_yet()
             return
         for action in self.legal_now():
-            if _tag(action) == tag:
+            if tag_of(action) == tag:
                 self.submit(action)
                 return
         self.status(refusal, error=True)

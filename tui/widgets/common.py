@@ -17,6 +17,13 @@ from textual.widgets.option_list import Option
 from tui.fold import LogLine
 
 
+def tag_of(obj: Any) -> str:
+    """An action's or task's msgspec tag (``"roll"``), else its class name."""
+    config = getattr(type(obj), "__struct_config__", None)
+    tag = getattr(config, "tag", None) if config is not None else None
+    return str(tag) if isinstance(tag, str) else type(obj).__name__
+
+
 class ActionChosen(Message):
     """A player picked an action (from a list, a key or a click)."""
 

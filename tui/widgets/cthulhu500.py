@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from tui.fold import action_label
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import ActionList, RaceLog
+from tui.widgets.common import ActionList, RaceLog, tag_of
 
 SEAT_STYLE = (
     Style(color="black", bgcolor="#e8524a", bold=True),
@@ -58,12 +58,6 @@ def card_name(cid: int | None) -> str:
 def card_text(cid: int) -> str:
     found = cards_module().CARDS.get(cid)
     return str(found.text) if found is not None else ""
-
-
-def tag_of(obj: Any) -> str:
-    config = getattr(type(obj), "__struct_config__", None)
-    tag = getattr(config, "tag", None) if config is not None else None
-    return str(tag) if isinstance(tag, str) else type(obj).__name__
 
 
 def top_task(state: Any) -> Any:

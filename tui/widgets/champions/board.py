@@ -1,0 +1,90 @@
+"""The NASCAR Champions table widget: `ChampionsBoard` puts the pieces together.
+
+Owns the layout (oval and players panel on top, the choice list and the race log below) and
+filling the choice list with its title: dice toggles after a roll, a two-car card in two steps,
+other choices in words. Must not: hold game state, change it, or talk to the hub; the screen
+decides what a choice does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+
+from tui.widgets.board import Board, BoardData
+from tui.widgets.champions.choices import option_label, target_rows
+from tui.widgets.champions.dice import dice_rows
+from tui.widgets.champions.oval import OvalTrack
+from tui.widgets.champions.scoreboard import ChampionsScoreboard
+from tui.widgets.champions.words import card_of, head_task
+from tui.widgets.common import ActionList, RaceLog, tag_of
+
+
+class ChampionsBoard(Board):
+    """The Champions table: oval (with dice) and scoreboard on top, choices and log below."""
+
+    DEFAULT_CSS = """
+    ChampionsBoard #champ-top { height: 12; }
+    ChampionsBoard #champ-bottom { height: 1fr; }
+    ChampionsBoard ActionList { width: 1fr; }
+    ChampionsBoard RaceLog { width: 1fr; }
+    """
+
+    _rows_key: Any = None
+
+    def _set_rows(self, actions: ActionList, rows: list[tuple[str, Any]]) -> None:
+        """Refill the list only when its rows change (keeps the highlight while others play)."""
+        key = [(label, repr(action)) for label, action in rows]
+        if key == self._rows_key:
+            return
+        self._rows_key = key
+        actions.set_actions(rows)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="champ-top"):
+            yield OvalTrack(id="oval")
+            yield ChampionsScoreboard(id="scoreboard")
+        with Horizontal(id="champ-bottom"):
+            yield ActionList(id="actions")
+            yield RaceLog(id="race-log")
+
+    def show(self, data: BoardData) -> None:
+        self.query_one(OvalTrack).show(data)
+        self.query_one(ChampionsScoreboard).show(data)
+        actions = self.query_one(ActionList)
+        phase = getattr(data.state, "phase", "")
+        if not data.legal:
+            self._set_rows(actions, [])
+            if data.result is not None:
+                actions.border_title = "Race over"
+            elif data.pending:
+                who = ", ".join(data.names[s] for s in data.pending)
+                actions.border_title = f"Waiting for {who}"
+            else:
+                actions.border_title = "—"
+            return
+        if phase == "choose_dice":
+            actions.border_title = "Keep 3 dice: 1-5, then Enter"
+            before = actions.highlighted
+            rows = dice_rows(data)
+            self._set_rows(actions, rows)
+            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) == "choose_dice"]
+            if keep:
+                actions.highlighted = keep[0]
+            elif before is not None and before < len(rows):
+                actions.highlighted = before
+            if data.live:
+                actions.focus()
+            return
+        task = head_task(data.state)
+        card = card_of(getattr(task, "card", None))
+        if card is not None and tag_of(task) == "targets":
+            actions.border_title = f"Cars for {card.name}"
+        else:
+            actions.border_title = "Your choice: 1-9 or Enter"
+        rows = target_rows(data) or [(option_label(data, a, short=True), a) for a in data.legal]
+        self._set_rows(actions, rows)
+        if data.live:
+            actions.focus()

@@ -1,0 +1,268 @@
+"""The NASCAR Champions oval widget: the track with its cars, and the dice and card in the infield.
+
+Owns `OvalTrack`: drawing a Champions `BoardData` on the 24-row oval with the red line and the
+start/finish line marked; every car as its number on its colour (never colour alone), backwards
+cars marked ``«``; destinations the player may pick shown as ``[n]``; the finished cars and the
+decks in the corners; the five dice with number, colour word and FLAG, and the card in play.
+Clicking a die posts `ChampionsDieClicked`; clicking a ``[n]`` space or a car to pick posts that
+choice as `ActionChosen`. Must not: hold game state, change it, or talk to the hub.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tui.widgets.board import BoardData
+from tui.widgets.champions.canvas import Canvas
+from tui.widgets.champions.choices import (
+    candidate_cars,
+    clicked_choice,
+    destination_keys,
+    moving_car,
+)
+from tui.widgets.champions.dice import ChampionsDieClicked, dice_view
+from tui.widgets.champions.geometry import ROWS, OvalGeometry
+from tui.widgets.champions.words import (
+    COLOUR_LETTERS,
+    DIM,
+    FLAG,
+    FLAG_DIE,
+    PICK,
+    RED_LINE,
+    car_chip,
+    car_style,
+    card_of,
+    die_words,
+)
+from tui.widgets.common import ActionChosen, tag_of
+
+
+class OvalTrack(Widget):
+    """The oval, with the dice and the card in play in the infield."""
+
+    DEFAULT_CSS = """
+    OvalTrack { height: 12; width: 56; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._data: BoardData | None = None
+        self._cache: tuple[tuple[int, int], list[Strip]] | None = None
+
+    def show(self, data: BoardData) -> None:
+        self._data = data
+        self._cache = None
+        self.refresh()
+
+    @property
+    def geometry(self) -> OvalGeometry:
+        return OvalGeometry(cw=6 if self.size.width >= 84 else 4)
+
+    def canvas(self) -> Canvas:
+        geo = self.geometry
+        canvas = Canvas(max(geo.width, self.size.width), geo.height)
+        data = self._data
+        wide = geo.cw >= 6
+        self._draw_track(canvas, geo, data, wide)
+        if data is not None:
+            self._draw_infield(canvas, geo, data, wide)
+        return canvas
+
+    def render(self) -> Text:
+        """The whole oval as text (for tests and screenshots; the screen draws `render_line`)."""
+        return self.canvas().text()
+
+    def render_line(self, y: int) -> Strip:
+        key = (self.size.width, self.size.height)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self.canvas().strips())
+        lines = self._cache[1]
+        return lines[y] if 0 <= y < len(lines) else Strip.blank(self.size.width)
+
+    # -------------------------------------------------------------- track and cars
+
+    def _draw_track(
+        self, canvas: Canvas, geo: OvalGeometry, data: BoardData | None, wide: bool
+    ) -> None:
+        cw = geo.cw
+        state = data.state if data is not None else None
+        cars = getattr(state, "cars", ()) if state is not None else ()
+        by_space = {(c.row, c.lane): c for c in cars if c.row is not None and c.place is None}
+        keys = destination_keys(data) if data is not None else {}
+        targets = candidate_cars(data) if data is not None else set()
+        mover = moving_car(data) if data is not None else None
+        inner = cw - 1
+        for row in range(ROWS):
+            for lane in range(3):
+                x, y = geo.cell(row, lane)
+                car = by_space.get((row, lane))
+                if car is not None:
+                    label = ("«" if car.backwards else "") + str(car.number)
+                    if wide:
+                        label += COLOUR_LETTERS[car.colour]
+                    style = car_style(car.colour)
+                    if car.backwards:
+                        style += Style(italic=True)
+                    if car.colour in targets or car.colour == mover:
+                        style += Style(underline=True, blink=False)
+                    canvas.put(x, y, label.center(inner)[:inner], style)
+                    if car.colour == mover:
+                        canvas.put(x + inner, y, _heading(row), PICK)
+                elif (row, lane) in keys:
+                    canvas.put(x, y, f"[{keys[(row, lane)]}]".center(inner)[:inner], PICK)
+                else:
+                    canvas.put(x, y, "·".center(inner), DIM)
+        # the red line: between row 8 and row 9 (entering row 9 crosses it)
+        x9, _ = geo.cell(9, 0)
+        for lane in range(3):
+            canvas.put(x9 + cw - 1, 1 + lane, "┃", RED_LINE)
+        # the start/finish line: after row 23
+        x23, _ = geo.cell(23, 0)
+        for lane in range(3):
+            canvas.put(x23 + cw - 1, 8 + lane, "▚", Style(bold=True))
+        # labels
+        canvas.put(x9 + cw - 1, 0, "▼ red line" if wide else "▼red", RED_LINE)
+        canvas.put(geo.left, 0, "backstretch ◂" if wide else "backstr ◂", DIM)
+        canvas.put(0, 0, "turns 3-4 ▾" if wide else "T3-4 ▾", DIM)
+        canvas.put(geo.left + 8 * cw + (cw if wide else 1), 0, "turns 1-2" if wide else "T1-2", DIM)
+        canvas.put(geo.left + 8 * cw, 11, "▴ turns 1-2" if wide else "▴", DIM)
+        canvas.put(geo.left, 11, "front stretch ▸" if wide else "front ▸", DIM)
+        finish = keys.get(None)
+        sf = f"▲ S/F [{finish}] finish" if finish is not None else "▲ start/finish"
+        canvas.put(x23 + cw - 1, 11, sf, PICK if finish is not None else Style(bold=True))
+        # the corners: a legend, the finished cars, the decks
+        legend = (
+            ("«24 backwards", "[n] pick it", "▚ finish line")
+            if wide
+            else ("«24 backward", "[n] pick", "▚ finish")
+        )
+        for n, words in enumerate(legend):
+            canvas.put(0, 1 + n, words, DIM)
+        if state is not None:
+            self._draw_finished(canvas, geo, state, wide)
+            self._draw_decks(canvas, geo, state, wide)
+
+    def _draw_finished(self, canvas: Canvas, geo: OvalGeometry, state: Any, wide: bool) -> None:
+        places = tuple(getattr(state, "places", ()) or ())
+        if not places:
+            return
+        canvas.put(0, 11, "finished ▴", Style(bold=True))
+        per_line = 3 if wide else 2
+        for n, colour in enumerate(places):
+            entry = Text(f"{n + 1}·")
+            entry.append_text(car_chip(state, colour, letter=wide))
+            canvas.put((n % per_line) * (6 if wide else 5), 8 + n // per_line, entry)
+
+    def _draw_decks(self, canvas: Canvas, geo: OvalGeometry, state: Any, wide: bool) -> None:
+        x = geo.left + 8 * geo.cw + 1
+        if getattr(state, "phase", "") in ("setup", "choose_car"):
+            return
+        flag = int(getattr(state, "flag_count", 0))
+        discard = len(getattr(state, "flag_discard", ()) or ())
+        sponsor = int(getattr(state, "sponsor_count", 0))
+        lines = (
+            (f"Flag deck {flag}", f"discards {discard}", f"Sponsor deck {sponsor}")
+            if wide
+            else (f"Flag {flag}", f"Used {discard}", f"Spons {sponsor}")
+        )
+        for n, words in enumerate(lines):
+            canvas.put(x, 8 + n, words, DIM)
+
+    # -------------------------------------------------------------- infield: dice, card, prompt
+
+    def _draw_infield(self, canvas: Canvas, geo: OvalGeometry, data: BoardData, wide: bool) -> None:
+        x0, y0, width, _ = geo.infield()
+        x0 += 1
+        width -= 2
+        state = data.state
+        phase = getattr(state, "phase", "")
+        lap = getattr(state, "lap", 1)
+        active = getattr(state, "active", 0)
+        names = data.names
+        who = names[active] if 0 <= active < len(names) else "?"
+        if data.result is not None:
+            winner = names[data.result.ranking[0]] if data.result.ranking else "?"
+            top = Text(f"Race over — {winner} is the Champion"[:width], style=Style(bold=True))
+        elif phase == "choose_car":
+            top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
+        else:
+            top = Text(f"Lap {lap}/2 · {who}'s turn"[:width], style=Style(bold=True))
+        canvas.put(x0, y0, top)
+        faces, kept, done, caption = dice_view(data)
+        picked = {int(p[1:]) for p in data.selected if p.startswith("d") and p[1:].isdigit()}
+        slot = 9 if wide else 6
+        if faces:
+            chips = Text()
+            marks = Text()
+            for i, face in enumerate(faces):
+                die = i + 1
+                word = f"{die}{' ' if wide else ''}{die_words(face, short=not wide)}"
+                style = FLAG_DIE if face == FLAG else car_style(face)
+                if die in done:
+                    style += Style(dim=True)
+                if die in picked:
+                    style += Style(reverse=True)
+                chips.append(word, style=style)
+                chips.append(" " * (slot - len(word)))
+                if die in picked:
+                    mark = "▲pick"
+                elif die in kept and die not in done:
+                    mark = "▲next" if _next_die(state) == die else "▲kept"
+                elif die in kept:
+                    mark = "✓done"
+                else:
+                    mark = ""
+                marks.append(mark.ljust(slot)[:slot], style=PICK if die in picked else DIM)
+            canvas.put(x0, y0 + 1, chips)
+            canvas.put(x0, y0 + 2, marks)
+        card = card_of(getattr(state, "card_in_play", None))
+        line4: Text
+        if card is not None:
+            line4 = Text.assemble(("Card: ", "bold"), (f"{card.name} — {card.text}", ""))
+        elif caption:
+            line4 = Text(caption, style=DIM)
+        elif phase == "roll":
+            line4 = Text(f"{who} to roll the dice", style=DIM)
+        else:
+            line4 = Text("")
+        line4.truncate(width, overflow="ellipsis")
+        canvas.put(x0, y0 + 3, line4)
+
+    def on_click(self, event: events.Click) -> None:
+        geo = self.geometry
+        x0, y0, _, _ = geo.infield()
+        slot = 9 if geo.cw >= 6 else 6
+        if event.y == y0 + 1 and event.x > x0 and geo.left < event.x < geo.left + 8 * geo.cw:
+            die = (event.x - x0 - 1) // slot + 1
+            if 1 <= die <= 5:
+                self.post_message(ChampionsDieClicked(die))
+            return
+        space = geo.space_at(event.x, event.y)
+        if space is not None and self._data is not None:
+            action = clicked_choice(self._data, space)
+            if action is not None:
+                self.post_message(ActionChosen(action))
+
+
+def _heading(row: int) -> str:
+    """The arrow of the way cars travel at ``row`` on screen."""
+    if 4 <= row <= 7:
+        return "▴"
+    if 8 <= row <= 15:
+        return "◂"
+    if 16 <= row <= 19:
+        return "▾"
+    return "▸"
+
+
+def _next_die(state: Any) -> int | None:
+    for task in getattr(state, "queue", ()):
+        if tag_of(task) == "die":
+            return int(task.die)
+    return None

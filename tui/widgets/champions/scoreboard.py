@@ -1,0 +1,90 @@
+"""The NASCAR Champions players panel: `ChampionsScoreboard`.
+
+Owns showing, per seat, the player, their car, money, Sponsor cards (own colours, others only
+counts), Shift Gears left and place. Must not: hold game state, change it, post actions, or talk
+to the hub.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from tui.widgets.board import BoardData
+from tui.widgets.champions.words import (
+    COLOUR_LETTERS,
+    DIM,
+    car_chip,
+    car_style,
+    money_words,
+    ordinal,
+)
+
+
+class ChampionsScoreboard(Widget):
+    """Players, their cars, money, Sponsor cards, Shift Gears left and places."""
+
+    DEFAULT_CSS = """
+    ChampionsScoreboard { height: 12; width: 1fr; border: round $panel-lighten-2; padding: 0 0; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._data: BoardData | None = None
+        self.border_title = "Players"
+
+    def show(self, data: BoardData) -> None:
+        self._data = data
+        self.refresh()
+
+    def render(self) -> Text:
+        data = self._data
+        if data is None:
+            return Text("")
+        state = data.state
+        wide = self.size.width >= 30
+        out = Text()
+        names = data.names
+        seat_car = tuple(getattr(state, "seat_car", ()) or ())
+        money = tuple(getattr(state, "money", ()) or ())
+        gears = tuple(getattr(state, "shift_gears", ()) or ())
+        sponsors = tuple(getattr(state, "sponsors", ()) or ())
+        places = tuple(getattr(state, "places", ()) or ())
+        lap_places = tuple(getattr(state, "lap_places", ()) or ())
+        active = getattr(state, "active", None)
+        ranking = list(data.result.ranking) if data.result is not None else []
+        name_w = 12 if wide else 8
+        for seat, name in enumerate(names):
+            if seat:
+                out.append("\n")
+            marker = "▶" if seat in data.pending or (seat == active and not ranking) else " "
+            if ranking:
+                marker = str(ranking.index(seat) + 1)
+            you = seat == data.perspective
+            out.append(marker, style=Style(bold=True))
+            out.append(f"{name[:name_w]:<{name_w}}", style=Style(bold=you))
+            colour = seat_car[seat] if seat < len(seat_car) else None
+            if colour is not None:
+                out.append(" ")
+                out.append_text(car_chip(state, colour, letter=True))
+            else:
+                out.append(" —")
+            out.append(" " + money_words(money[seat] if seat < len(money) else 0, short=True))
+            # line 2: sponsors, Shift Gears, place
+            out.append("\n ")
+            hand = sponsors[seat] if seat < len(sponsors) else ()
+            shown = [h.colour for h in hand if h.colour is not None]
+            out.append("Sp:" if not wide else "Sponsors: ", style=DIM)
+            if len(shown) == len(hand) and hand:
+                for colour_id in shown:
+                    out.append(COLOUR_LETTERS[colour_id], style=car_style(colour_id))
+            else:
+                out.append(f"{len(hand)}{'?' if hand else ''}")
+            out.append(" SG:" if not wide else "  Gears: ", style=DIM)
+            out.append(str(gears[seat] if seat < len(gears) else 0))
+            if colour is not None and colour in places:
+                out.append(f" {ordinal(places.index(colour) + 1)}", style=Style(bold=True))
+            elif colour is not None and lap_places and colour in lap_places[-1] and not places:
+                out.append(f" L{len(lap_places)}:{ordinal(lap_places[-1].index(colour) + 1)}")
+        return out

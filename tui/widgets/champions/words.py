@@ -1,0 +1,85 @@
+"""NASCAR Champions in words and colours: cars, money, places, dice faces, cards.
+
+Owns the palette (a style per car colour, the FLAG die, the pick highlight, dim text, the red
+line) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
+its colour (never colour alone), money, a place, a die face, a card by id, the task at the head of
+the queue. Must not: draw a widget, post a message, or hold or change game state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+
+COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
+COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
+SHORT = ("BLK", "BLU", "RED", "GRN", "YEL")
+FLAG = 5
+CAR_STYLE = (
+    Style(color="white", bgcolor="#262626", bold=True),
+    Style(color="white", bgcolor="#2f66c8", bold=True),
+    Style(color="white", bgcolor="#c83232", bold=True),
+    Style(color="black", bgcolor="#3fae5a", bold=True),
+    Style(color="black", bgcolor="#e8c62a", bold=True),
+)
+FLAG_DIE = Style(color="black", bgcolor="#e8e8e8", bold=True)
+PICK = Style(color="black", bgcolor="#ffd75f", bold=True)
+DIM = Style(dim=True)
+RED_LINE = Style(color="#ff4040", bold=True)
+LANE_WORDS = ("inside", "middle", "outside")
+
+
+def car_style(colour: int) -> Style:
+    return CAR_STYLE[colour % len(CAR_STYLE)]
+
+
+def car_words(state: Any, colour: int) -> str:
+    """``Red #24``: colour word and number."""
+    number = _number(state, colour)
+    return f"{COLOUR_NAMES[colour].capitalize()} #{number}" if number else COLOUR_NAMES[colour]
+
+
+def _number(state: Any, colour: int) -> int | None:
+    cars = getattr(state, "cars", ())
+    return int(cars[colour].number) if 0 <= colour < len(cars) else None
+
+
+def car_chip(state: Any, colour: int, *, letter: bool = False) -> Text:
+    """A car as its number on its colour, ``24R`` with ``letter`` (colour is never alone)."""
+    number = _number(state, colour)
+    label = f"{number}" if number is not None else "?"
+    if letter:
+        label += COLOUR_LETTERS[colour]
+    return Text(label, style=car_style(colour))
+
+
+def money_words(amount: int, *, short: bool = False) -> str:
+    if short and amount >= 1000:
+        return f"${amount // 1000}k"
+    return f"${amount:,}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def die_words(face: int, *, short: bool) -> str:
+    if face == FLAG:
+        return "FLAG"
+    return SHORT[face] if short else COLOUR_NAMES[face].upper()
+
+
+def card_of(card_id: int | None) -> Any:
+    if card_id is None:
+        return None
+    from core.champions.data import COMPONENTS
+
+    return COMPONENTS.cards[card_id]
+
+
+def head_task(state: Any) -> Any:
+    queue = getattr(state, "queue", ())
+    return queue[0] if queue else None
