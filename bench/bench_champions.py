@@ -3,7 +3,9 @@
 `make bench` prints one JSON line per figure. The win rate is measured over 1,000 seeded
 two-player games (promoter and random alternate seats) and over 1,000 three-player games (one
 promoter against two random bots, rotating seats); lookahead against promoter over 200 games. Speed: whole five-seat bot games per second
-(5 cars, every seat a bot) and events per second.
+(5 cars, every seat a bot) and events per second. Lap length: the most turns any bot lap takes
+(random and promoter tables of 1, 3 and 5 seats), against N-LAP-LIMIT's default
+``lap_turn_limit``, and how many of those laps the limit called (expected: none).
 """
 
 from __future__ import annotations
@@ -45,6 +47,28 @@ def _speed(bot: str, games: int) -> tuple[float, float]:
     return games / elapsed, events / elapsed
 
 
+def _lap_lengths(games: int) -> tuple[int, int]:
+    """(most turns in one lap, laps called by N-LAP-LIMIT) over seeded bot tables."""
+    game = registry.get("champions")
+    longest = called = 0
+    for bot in ("random", "promoter"):
+        for players in (1, 3, 5):
+            for seed in range(games):
+                seats = [Seat(name=f"s{i}", bot=bot) for i in range(players)]
+                table = Table(game, game.default_config(), seats, 20_000 + seed)
+                table.run_bots()
+                turns = 0
+                for event in (e for step in table.history for e in step.events):
+                    kind = type(event).__name__
+                    if kind == "TurnStarted":
+                        turns += 1
+                    elif kind == "LapCalled":
+                        called += 1
+                    elif kind == "LapEnded":
+                        longest, turns = max(longest, turns), 0
+    return longest, called
+
+
 def run() -> Iterator[dict[str, Any]]:
     yield {
         "name": "champions_promoter_beats_random_2p",
@@ -61,6 +85,14 @@ def run() -> Iterator[dict[str, Any]]:
         "value": round(_win_rate(2, 200, "lookahead", "promoter"), 1),
         "unit": "% of 200 games",
     }
+    longest, called = _lap_lengths(100)
+    limit = registry.get("champions").default_config().lap_turn_limit
+    yield {
+        "name": "champions_longest_bot_lap_turns",
+        "value": longest,
+        "unit": f"turns (lap_turn_limit {limit}; 600 bot games)",
+    }
+    yield {"name": "champions_bot_laps_called", "value": called, "unit": "laps of 1200"}
     for bot in ("random", "promoter"):
         per_game, per_event = _speed(bot, 200)
         yield {

@@ -44,7 +44,11 @@ def random_bot(view: ChampionsState, seat: int, legal: Sequence[Any], chance: Ch
 
 
 STALL_TURNS = 60
-"""After this many turns in a lap the promoter pushes every car on, so bots never stall."""
+"""After this many turns in a lap the promoter pushes every car on, so bot laps stay short.
+
+The engine ends every lap anyway (N-LAP-LIMIT calls it at ``lap_turn_limit`` turns, 100 by
+default); this guard only keeps a promoter-only table (e.g. solo) well under that.
+"""
 
 
 def car_weights(view: ChampionsState, seat: int) -> list[float]:

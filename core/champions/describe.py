@@ -39,6 +39,7 @@ from core.champions.model import (
     GameEnded,
     GearsShifted,
     GridPlaced,
+    LapCalled,
     LapEnded,
     LapStarted,
     LastCarChosen,
@@ -165,6 +166,11 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         return f"{car_name(e.car)} is first across the red line: every player draws a Sponsor."
     if isinstance(e, CarFinished):
         return f"{car_name(e.car)} finishes {ordinal(e.place)}."
+    if isinstance(e, LapCalled):
+        return (
+            f"Lap {e.lap} is called after {e.turns} turns: "
+            "the cars still racing finish in track order."
+        )
     if isinstance(e, LapEnded):
         return f"Lap {e.lap} is over: {', '.join(car_name(c) for c in e.places)}."
     if isinstance(e, SponsorsRevealed):

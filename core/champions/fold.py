@@ -39,6 +39,7 @@ from core.champions.model import (
     GearsShifted,
     GridPlaced,
     HeldSponsor,
+    LapCalled,
     LapEnded,
     LapStarted,
     LastCarChosen,
@@ -204,6 +205,11 @@ def _pop_only(state: ChampionsState, e: Any) -> ChampionsState:
     return _pop(state)
 
 
+def _unchanged(state: ChampionsState, e: Any) -> ChampionsState:
+    """An announcement only (LapCalled: the CarFinished events that follow place the cars)."""
+    return state
+
+
 def _car_turned_forward(state: ChampionsState, e: CarTurnedForward) -> ChampionsState:
     return _set_car(_pop(state), e.car, backwards=False)
 
@@ -346,6 +352,7 @@ _HANDLERS: dict[type[Any], Any] = {
     CardResolved: _card_resolved,
     RedLineCrossed: _red_line,
     CarFinished: _car_finished,
+    LapCalled: _unchanged,
     LapEnded: _lap_ended,
     SponsorsRevealed: _sponsors_revealed,
     MoneyAwarded: _money_awarded,

@@ -22,7 +22,7 @@ __all__ = ["GAME", "Champions"]
 class Champions:
     id = "champions"
     title = "NASCAR Champions"
-    rules_version = "champions/1"
+    rules_version = "champions/2"
     min_seats = 1
     max_seats = 5
     config_type = ChampionsConfig

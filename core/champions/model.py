@@ -43,6 +43,8 @@ class ChampionsConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     bonus_sponsor_again_lap2: bool = True
     first_sponsor_drawer: Literal["car_owner", "active_player"] = "car_owner"
     shift_gears_per_lap: int = 1
+    lap_turn_limit: int = 100
+    """N-LAP-LIMIT: turns after which a lap is called (0 = no limit)."""
     money: Money | None = None
 
 
@@ -353,6 +355,13 @@ class CarFinished(msgspec.Struct, frozen=True, tag="car_finished"):
     place: int
 
 
+class LapCalled(msgspec.Struct, frozen=True, tag="lap_called"):
+    """N-LAP-LIMIT: the lap reached its turn limit; the cars on the track finish in track order."""
+
+    lap: int
+    turns: int
+
+
 class LapEnded(msgspec.Struct, frozen=True, tag="lap_ended"):
     lap: int
     places: tuple[int, ...]
@@ -400,6 +409,7 @@ Event = (
     | CardResolved
     | RedLineCrossed
     | CarFinished
+    | LapCalled
     | LapEnded
     | SponsorsRevealed
     | MoneyAwarded

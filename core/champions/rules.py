@@ -3,7 +3,7 @@
 Owns the spec's §2–§4 as transitions: the setup draws in N-CHANCE order, the turn (roll, Shift
 Gears, choose three dice, resolve in die order), the task queue (dice, card draws, card targets,
 moves, turning cars, crash neighbours), the red-line Sponsor hand-out, finishing places, the lap
-end, scoring, lap 2 and the game end. A decision with one legal answer is taken automatically
+end (N-LAP-END, or the N-LAP-LIMIT call in ``track_order``), scoring, lap 2 and the game end. A decision with one legal answer is taken automatically
 (N-DECISIONS); ``roll`` is always asked.
 
 Must not: fold events (``fold``), hide information (``views``), or draw chance anywhere but
@@ -49,6 +49,7 @@ from core.champions.model import (
     GameEnded,
     GearsShifted,
     GridPlaced,
+    LapCalled,
     LapEnded,
     LapStarted,
     LastCarChosen,
@@ -82,6 +83,7 @@ __all__ = [
     "ranking",
     "setup",
     "step",
+    "track_order",
 ]
 
 TRACK = COMPONENTS.track
@@ -108,6 +110,8 @@ def check_config(config: ChampionsConfig, n_seats: int) -> None:
         raise ConfigError(f"The blue car must be one of {', '.join(map(str, blue))}.")
     if config.shift_gears_per_lap < 0:
         raise ConfigError("Shift Gears uses per lap cannot be negative.")
+    if config.lap_turn_limit < 0:
+        raise ConfigError("The lap turn limit cannot be negative (0 means no limit).")
     if not 1 <= n_seats <= N_CARS:
         raise ConfigError(f"NASCAR Champions seats 1 to {N_CARS} players, not {n_seats}.")
     if config.money is not None:
@@ -190,13 +194,23 @@ def pending(state: ChampionsState) -> tuple[int, ...]:
     return (state.active,) if state.phase in ASKING else ()
 
 
+def track_order(state: ChampionsState) -> list[int]:
+    """The cars on the track, the one ahead first (backwards or blocked ones too).
+
+    A car's row is how far round the lap it is, so a higher row is ahead (N-LAST-CAR's last car
+    is the lowest row); cars side by side in one row: the inside lane first (N-LAP-LIMIT).
+    """
+    on = [(c.space, c.colour) for c in state.cars if c.on_track and c.space is not None]
+    return [colour for (row, lane), colour in sorted(on, key=lambda x: (-x[0][0], x[0][1]))]
+
+
 def last_cars(state: ChampionsState) -> list[int]:
     """N-LAST-CAR: the cars on the track in the lowest row (backwards or blocked ones too)."""
-    on = [c for c in state.cars if c.on_track and c.row is not None]
-    if not on:
+    order = track_order(state)
+    if not order:
         return []
-    low = min(c.row for c in on if c.row is not None)
-    return [c.colour for c in on if c.row == low]
+    low = state.cars[order[-1]].row
+    return sorted(c for c in order if state.cars[c].row == low)
 
 
 def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
@@ -334,6 +348,10 @@ def _advance(run: _Run) -> None:
         if state.phase != "resolve":
             return
         if not state.queue:
+            limit = state.config.lap_turn_limit
+            if limit > 0 and state.turn >= limit:
+                _call_lap(run)
+                continue
             run.emit(TurnStarted(seat=(state.active + 1) % state.n_seats, lap=state.lap))
             return
         head = state.queue[0]
@@ -437,6 +455,15 @@ def _finish(run: _Run, colour: int) -> None:
         last = next(c.colour for c in run.state.cars if c.on_track)
         run.emit(CarFinished(car=last, place=N_CARS))
         _end_lap(run)
+
+
+def _call_lap(run: _Run) -> None:
+    """N-LAP-LIMIT: after the limit's last turn the cars on the track finish in track order."""
+    state = run.state
+    run.emit(LapCalled(lap=state.lap, turns=state.turn))
+    for colour in track_order(state):
+        run.emit(CarFinished(car=colour, place=len(run.state.places) + 1))
+    _end_lap(run)
 
 
 def _end_lap(run: _Run) -> None:

@@ -331,3 +331,33 @@ async def test_hot_seat_cover_hides_the_last_players_sponsor_cards():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen and screen.perspective == 1)
         assert screen.fold.seat == 1
+
+
+async def test_new_game_form_offers_the_lap_turn_limit_and_refuses_a_negative_one():
+    """N-LAP-LIMIT: the form builds a number field from the option; -1 is refused in words."""
+    from textual.widgets import Input, Static
+
+    from tui.screens.newgame import NewGameScreen
+    from tui.widgets.choice import Choice
+
+    app = make_app()
+    async with app.run_test(size=(100, 50)) as pilot:
+        await pilot.press("n")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
+        )
+        app.screen.query_one("#game", Choice).value = "champions"
+        await wait_for(pilot, lambda: bool(app.screen.query("#opt-lap_turn_limit")))
+        field = app.screen.query_one("#opt-lap_turn_limit", Input)
+        assert field.value == "100"
+        field.value = "-1"
+        await pilot.press("ctrl+s")
+        error = app.screen.query_one("#newgame-error", Static)
+        await wait_for(pilot, lambda: "cannot be negative" in str(error.render()))
+        assert isinstance(app.screen, NewGameScreen)
+        field.value = "40"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
+        table = app.hub.table(app.hub.tables(ME)[0].id)
+        assert table.config.lap_turn_limit == 40
