@@ -843,6 +843,10 @@ def _setup_logging() -> None:
         root.setLevel(logging.INFO)
 
 
+TURN_TIMER = 120.0
+"""Default seconds per decision at a server table (`speedway serve --turn-timer`)."""
+
+
 async def run_server(
     *,
     host: str,
@@ -854,15 +858,27 @@ async def run_server(
     bot_delay: float = 0.6,
     ready: Callable[[SpeedwayServer], None] | None = None,
     games: Mapping[str, Any] | None = None,
+    turn_timer: float | None = TURN_TIMER,
 ) -> None:
-    """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs)."""
+    """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs).
+
+    ``turn_timer``: seconds a seated player has for each decision before the seat's bot makes it
+    (None: no limit), so a player who stays connected but never moves cannot hold a table.
+    """
     key = load_or_create_host_key(data)
     if games is None:
         # Load every game now: a first import inside a session would stall every session.
         from core import registry
 
         registry.all_games()
-    hub = LocalHub(data, bot_delay=bot_delay, persist=True, games=games, network=True)
+    hub = LocalHub(
+        data,
+        bot_delay=bot_delay,
+        persist=True,
+        games=games,
+        network=True,
+        turn_timer=turn_timer,
+    )
     server = SpeedwayServer(
         hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
     )
@@ -898,6 +914,7 @@ def serve(
     app_factory: AppFactory | None = None,
     limits: Limits | None = None,
     bot_delay: float = 0.6,
+    turn_timer: float | None = TURN_TIMER,
 ) -> None:
     """`speedway serve`: blocking; exits 2 with one line when it cannot start."""
     from replays.paths import data_dir as resolve_data_dir
@@ -918,6 +935,7 @@ def serve(
                 limits=lim,
                 allow_guests=allow_guests,
                 bot_delay=bot_delay,
+                turn_timer=turn_timer,
             )
         )
     except (ValueError, OSError) as err:

@@ -154,8 +154,22 @@ def replay(file: Path, verify: bool, print_: bool, export: str | None, data: Pat
 @click.option("--port", type=int, default=2222, show_default=True, help="Port to listen on.")
 @click.option("--max-sessions", type=int, default=100, show_default=True)
 @click.option("--allow-guests", is_flag=True, help="Let clients without a key in, as guests.")
+@click.option(
+    "--turn-timer",
+    type=click.FloatRange(min=0),
+    default=120.0,
+    show_default=True,
+    help="Seconds a player has for each decision before their seat's bot makes it (0: no limit).",
+)
 @data_option
-def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Path | None) -> None:
+def serve(
+    host: str,
+    port: int,
+    max_sessions: int,
+    allow_guests: bool,
+    turn_timer: float,
+    data: Path | None,
+) -> None:
     """Run the SSH server: players join with `ssh -p PORT HOST`."""
     from net.server import serve as run_server
 
@@ -167,6 +181,7 @@ def serve(host: str, port: int, max_sessions: int, allow_guests: bool, data: Pat
         max_sessions=max_sessions,
         allow_guests=allow_guests,
         app_factory=ssh_app_factory,
+        turn_timer=turn_timer or None,
     )
 
 

@@ -110,3 +110,21 @@ def test_play_and_replay_refuse_bad_input_with_one_line(args, message, tmp_path)
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_serve_turn_timer_reaches_the_server_and_refuses_a_negative(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    import net.server
+    from tui.cli import main
+
+    seen: list[float | None] = []
+    monkeypatch.setattr(net.server, "serve", lambda **kw: seen.append(kw["turn_timer"]))
+    runner = CliRunner()
+    for args in ([], ["--turn-timer", "45"], ["--turn-timer", "0"]):
+        result = runner.invoke(main, ["serve", *args, "--data", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    assert seen == [120.0, 45.0, None]  # 0 means no limit
+    bad = runner.invoke(main, ["serve", "--turn-timer", "-1", "--data", str(tmp_path)])
+    assert bad.exit_code == 2
+    assert "turn-timer" in bad.output
