@@ -31,7 +31,8 @@ The contract, for game authors:
   only its seat's view.
 * Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
   ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
-  ``default_config()``.
+  ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
+  option may take when they come from data (Go 500's Cup points tables), so forms can offer them.
 """
 
 from __future__ import annotations

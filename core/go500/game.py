@@ -13,6 +13,7 @@ from core.game import BotFn, Result
 from core.go500 import rules
 from core.go500.bots import BOTS
 from core.go500.config import Go500Config, check
+from core.go500.data import CUP_POINTS
 from core.go500.describe import config_words, describe
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
@@ -87,6 +88,12 @@ class Go500:
 
     def config_words(self, config: Go500Config) -> str:
         return config_words(config)
+
+    def option_choices(self, name: str) -> list[str] | None:
+        """The Cup points tables of the data (`cup_points.json`); other options: None."""
+        if name == "cup_points":
+            return sorted(CUP_POINTS.by_name)
+        return None
 
 
 GAME = Go500()

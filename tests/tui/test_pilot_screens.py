@@ -69,6 +69,12 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
         await pilot.press("left", "left")
         assert length.value == 400
         assert "400" in str(length.render())
+        cup = app.screen.query_one("#opt-cup_points", Choice)  # a text option the game lists
+        assert [v for _, v in cup.options] == ["nascar_2017", "winston_1975"]
+        assert cup.value == "winston_1975"
+        cup.focus()
+        await pilot.press("right")
+        assert cup.value == "nascar_2017"
         seat = app.screen.query_one("#seat-3", Choice)
         assert seat.value == "-"  # no seat
         await pilot.click("#seat-3")  # a click steps too: back round to "You"
@@ -78,6 +84,7 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         table = app.hub.table(app.hub.tables(ME)[0].id)
         assert table.config.race_length == 400
+        assert table.config.cup_points == "nascar_2017"
         assert [s.bot for s in table.seats][3] == "optimal"
 
 

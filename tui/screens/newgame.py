@@ -37,9 +37,17 @@ def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
         return out
     for field in info.fields:
         kind = field.type
-        if isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType) or _optional_bool(kind):
+        simple = isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType)
+        listed = isinstance(kind, mi.StrType) and bool(_str_choices(game, field.name))
+        if simple or listed or _optional_bool(kind):
             out.append((field.name, kind, getattr(default, field.name)))
     return out
+
+
+def _str_choices(game: Game, name: str) -> list[str]:
+    """The values a text option may take, if the game lists them (`Game.option_choices`)."""
+    choices = getattr(game, "option_choices", None)
+    return list(choices(name) or []) if choices is not None else []
 
 
 def _optional_bool(kind: mi.Type) -> bool:
@@ -137,9 +145,12 @@ class NewGameScreen(SpeedwayScreen):
                     value=default,
                     id=f"opt-{name}",
                 )
-            elif isinstance(kind, mi.LiteralType):
+            elif isinstance(kind, mi.LiteralType | mi.StrType):
+                values = (
+                    kind.values if isinstance(kind, mi.LiteralType) else _str_choices(game, name)
+                )
                 field = Choice(
-                    [(str(v).replace("_", " "), v) for v in kind.values],
+                    [(str(v).replace("_", " "), v) for v in values],
                     value=default,
                     id=f"opt-{name}",
                 )
