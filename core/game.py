@@ -32,7 +32,9 @@ The contract, for game authors:
 * Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
   ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
   ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
-  option may take when they come from data (Go 500's Cup points tables), so forms can offer them.
+  option may take when they come from data (Go 500's Cup points tables), so forms can offer them;
+  ``option_applies(name, options)`` says whether an option matters with the others as chosen
+  (Go 500's ``hours`` only in Time Trials), so forms can hide the ones that do not.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ combination with one sentence. Must not: know how a turn is played.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import msgspec
 
@@ -106,3 +107,28 @@ def check(config: Go500Config, n_seats: int) -> None:
     track, power = config.circle_values
     if track < 0 or power < 0:
         raise ConfigError("Circle faces cannot be worth negative miles.")
+
+
+_MODES_USING: dict[str, tuple[str, ...]] = {
+    "hours": ("time_trial",),
+    "race_length": ("oval", "multi_game"),  # a Cup race's length comes from its schedule
+    "auto_stop": ("oval", "multi_game", "cup"),
+    "finish_check": ("oval", "multi_game", "cup"),
+    "final_round": ("oval", "cup"),
+    "cup_points": ("cup",),
+    "lead_bonus": ("cup",),
+    "most_led_bonus": ("cup",),
+    "schedule": ("cup",),
+}
+_CHAOS_CHANCES = ("lost_wheel_bp", "rubbin_bp", "debris_bp")
+
+
+def option_applies(name: str, options: Mapping[str, Any]) -> bool:
+    """Whether option ``name`` changes anything with the other ``options`` as chosen (§4, §5):
+    e.g. ``hours`` only in Time Trials, the chaos chances only with ``table_chaos``."""
+    mode = options.get("mode", "oval")
+    if name in _MODES_USING:
+        return mode in _MODES_USING[name]
+    if name in _CHAOS_CHANCES:
+        return bool(options.get("table_chaos", False))
+    return True

@@ -12,7 +12,7 @@ from typing import Any
 from core.game import BotFn, Result
 from core.go500 import rules
 from core.go500.bots import BOTS
-from core.go500.config import Go500Config, check
+from core.go500.config import Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
 from core.go500.describe import config_words, describe
 from core.go500.fold import evolve, new_state
@@ -88,6 +88,9 @@ class Go500:
 
     def config_words(self, config: Go500Config) -> str:
         return config_words(config)
+
+    def option_applies(self, name: str, options: Mapping[str, Any]) -> bool:
+        return option_applies(name, options)
 
     def option_choices(self, name: str) -> list[str] | None:
         """The Cup points tables of the data (`cup_points.json`); other options: None."""

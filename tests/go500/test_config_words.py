@@ -26,3 +26,21 @@ def test_options_that_differ_from_the_defaults_follow_in_words():
     assert GAME.config_words(config) == (
         "Oval, 600 miles · big x in big one minus 50 · tradin paint on"
     )
+
+
+def test_option_applies_hides_what_the_chosen_mode_and_chaos_do_not_use():
+    oval = {"mode": "oval", "table_chaos": False}
+    assert GAME.option_applies("race_length", oval)
+    assert not GAME.option_applies("hours", oval)
+    assert not GAME.option_applies("cup_points", oval)
+    assert not GAME.option_applies("lost_wheel_bp", oval)
+    assert GAME.option_applies("lost_wheel_bp", {**oval, "table_chaos": True})
+    assert GAME.option_applies("tradin_paint", oval)  # every mode
+    trial = {"mode": "time_trial"}
+    assert GAME.option_applies("hours", trial)
+    assert not GAME.option_applies("race_length", trial)
+    assert not GAME.option_applies("auto_stop", trial)  # G-AUTO-STOP: never in Time Trials
+    assert not GAME.option_applies("final_round", {"mode": "multi_game"})  # G-MULTI-GAME
+    cup = {"mode": "cup"}
+    assert GAME.option_applies("lead_bonus", cup)
+    assert not GAME.option_applies("race_length", cup)  # a Cup race's length is its schedule's

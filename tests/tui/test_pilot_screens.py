@@ -69,7 +69,21 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
         await pilot.press("left", "left")
         assert length.value == 400
         assert "400" in str(length.render())
-        cup = app.screen.query_one("#opt-cup_points", Choice)  # a text option the game lists
+        screen = app.screen
+        # Options that change nothing with the others as chosen are hidden (option_applies).
+        assert not screen.query_one("#row-hours").display
+        assert not screen.query_one("#row-cup_points").display
+        assert not screen.query_one("#row-debris_bp").display
+        mode = screen.query_one("#opt-mode", Choice)
+        mode.focus()
+        for _ in range(len(mode.options)):
+            if mode.value == "cup":
+                break
+            await pilot.press("right")
+        assert mode.value == "cup"
+        assert screen.query_one("#row-cup_points").display
+        assert not screen.query_one("#row-race_length").display
+        cup = screen.query_one("#opt-cup_points", Choice)  # a text option the game lists
         assert [v for _, v in cup.options] == ["nascar_2017", "winston_1975"]
         assert cup.value == "winston_1975"
         cup.focus()
@@ -83,7 +97,7 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         table = app.hub.table(app.hub.tables(ME)[0].id)
-        assert table.config.race_length == 400
+        assert table.config.mode == "cup"
         assert table.config.cup_points == "nascar_2017"
         assert [s.bot for s in table.seats][3] == "optimal"
 

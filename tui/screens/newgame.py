@@ -50,6 +50,12 @@ def _str_choices(game: Game, name: str) -> list[str]:
     return list(choices(name) or []) if choices is not None else []
 
 
+def _applies(game: Game, name: str, values: dict[str, Any]) -> bool:
+    """Whether the option matters with the others as chosen (`Game.option_applies`, if any)."""
+    applies = getattr(game, "option_applies", None)
+    return True if applies is None else bool(applies(name, values))
+
+
 def _optional_bool(kind: mi.Type) -> bool:
     """``bool | None``: yes, no, or the game's default for the other options (e.g. the mode's)."""
     if not isinstance(kind, mi.UnionType):
@@ -116,6 +122,8 @@ class NewGameScreen(SpeedwayScreen):
         ):
             self.game_id = event.value
             await self.rebuild()
+        elif (event.choice.id or "").startswith("opt-") and self.game_id:
+            self._show_applicable(registry.get(self.game_id))
 
     async def rebuild(self) -> None:
         """Show the options and seats of the game now picked (after the game changed)."""
@@ -131,6 +139,7 @@ class NewGameScreen(SpeedwayScreen):
 
     def option_rows(self, game: Game) -> list[Widget]:
         widgets: list[Widget] = []
+        defaults = {name: default for name, _kind, default in option_fields(game)}
         for name, kind, default in option_fields(game):
             label = name.replace("_", " ").capitalize()
             field: Widget
@@ -156,8 +165,21 @@ class NewGameScreen(SpeedwayScreen):
                 )
             else:
                 field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
-            widgets.append(Horizontal(Label(label, classes="field-label"), field, classes="field"))
+            row = Horizontal(
+                Label(label, classes="field-label"), field, classes="field", id=f"row-{name}"
+            )
+            row.display = _applies(game, name, defaults)
+            widgets.append(row)
         return widgets
+
+    def _show_applicable(self, game: Game) -> None:
+        """Hide the options that change nothing with the others as now chosen."""
+        values = {
+            (field.id or "").removeprefix("opt-"): field.value
+            for field in self.query("#options Choice").results(Choice)
+        }
+        for row in self.query("#options .field"):
+            row.display = _applies(game, (row.id or "").removeprefix("row-"), values)
 
     def seat_rows(self, game: Game) -> list[Widget]:
         network = app_network(self)
