@@ -99,6 +99,8 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
             if phase == "choose_car":
                 await pilot.press("3")  # Red #24
             elif phase == "roll":
+                title = str(screen.query_one("#table-title").render())  # N-LAP-LIMIT count
+                assert f"lap {state.lap} of 2 · turn {state.turn} of 100" in title
                 await pilot.press("r")
             elif phase == "choose_dice":
                 if not shifted and state.shift_gears[0] > 0 and not state.shifted:

@@ -89,8 +89,15 @@ class ChampionsTableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        lap = getattr(self.fold.state, "lap", 1)
-        return f"NASCAR Champions — lap {lap} of 2" + self.table_tag()
+        state = self.fold.state
+        lap = getattr(state, "lap", 1)
+        title = f"NASCAR Champions — lap {lap} of 2"
+        turn = getattr(state, "turn", 0)
+        limit = getattr(getattr(state, "config", None), "lap_turn_limit", 0)
+        if turn > 0:
+            # N-LAP-LIMIT: a lap still running after this many turns is called
+            title += f" · turn {turn}" + (f" of {limit}" if limit else "")
+        return title + self.table_tag()
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
