@@ -161,6 +161,10 @@ async def test_lobby_lists_tables_live_and_watches_one():
         await app.hub.create_table(spec, other)
         await wait_for(pilot, lambda: len(lobby.tables) == 1)
         assert lobby.tables[0].seats[1].open
+        from textual.widgets import DataTable
+
+        row = [str(cell) for cell in lobby.query_one(DataTable).get_row_at(0)]
+        assert row[:3] == [lobby.tables[0].id, "Go 500", "Oval, 500 miles"]
         await pilot.press("j")  # take the open seat
         await wait_for(
             pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None

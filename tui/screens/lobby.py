@@ -94,7 +94,7 @@ class LobbyScreen(SpeedwayScreen):
         for info in self.tables:
             grid.add_row(
                 info.id + (" (private)" if info.private else ""),
-                info.title,
+                self._game_title(info),
                 info.summary,
                 seats_text(info),
                 info.status,
@@ -106,6 +106,13 @@ class LobbyScreen(SpeedwayScreen):
         self.query_one("#lobby-empty", Static).update(
             "" if self.tables else "No tables yet. Press c to create one."
         )
+
+    def _game_title(self, info: TableInfo) -> str:
+        """The game's name (the table id has its own column)."""
+        try:
+            return self.speedway.game(info.game).title
+        except (KeyError, ValueError, LookupError):
+            return info.title
 
     def selected(self) -> TableInfo | None:
         grid = self.query_one(DataTable)
