@@ -72,6 +72,7 @@ class ActionList(OptionList):
         super().__init__(id=id, classes=classes)
         self.border_title = "Your move"
         self._actions: list[Any] = []
+        self._shown_key: list[tuple[str, str]] | None = None
 
     def set_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
         self._actions = [action for _, action in labelled]
@@ -82,6 +83,14 @@ class ActionList(OptionList):
         )
         if labelled:
             self.highlighted = 0
+
+    def keep_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
+        """`set_actions` only when the rows change (keeps the highlight while others play)."""
+        key = [(label, repr(action)) for label, action in labelled]
+        if key == self._shown_key:
+            return
+        self._shown_key = key
+        self.set_actions(labelled)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -330,16 +330,6 @@ class CthulhuBoard(Board):
     CthulhuBoard RaceLog { width: 1fr; }
     """
 
-    _rows_key: Any = None
-
-    def _set_rows(self, actions: ActionList, rows: list[tuple[str, Any]]) -> None:
-        """Refill the list only when its rows change (keeps the highlight while others play)."""
-        key = [(label, repr(action)) for label, action in rows]
-        if key == self._rows_key:
-            return
-        self._rows_key = key
-        actions.set_actions(rows)
-
     def compose(self) -> ComposeResult:
         yield TurnLine("", id="cth-turn")
         with Horizontal(id="cth-top"):
@@ -369,7 +359,7 @@ class CthulhuBoard(Board):
             box.border_title = "Hands"
         actions = self.query_one(ActionList)
         if not data.legal:
-            self._set_rows(actions, [])
+            actions.keep_actions([])
             if data.result is not None:
                 actions.border_title = f"Race over: {data.result.summary_for(data.names)}"
             elif is_reaction_prompt(data.state):
@@ -384,7 +374,7 @@ class CthulhuBoard(Board):
         actions.border_title = prompt_words(data)
         before = actions.highlighted
         rows = choice_rows(data)
-        self._set_rows(actions, rows)
+        actions.keep_actions(rows)
         if tag_of(top_task(data.state)) in ("d_setup_discard", "d_discard"):
             keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) in SUBSET_TAGS]
             if keep:

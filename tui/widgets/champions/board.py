@@ -8,8 +8,6 @@ decides what a choice does.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
@@ -32,16 +30,6 @@ class ChampionsBoard(Board):
     ChampionsBoard RaceLog { width: 1fr; }
     """
 
-    _rows_key: Any = None
-
-    def _set_rows(self, actions: ActionList, rows: list[tuple[str, Any]]) -> None:
-        """Refill the list only when its rows change (keeps the highlight while others play)."""
-        key = [(label, repr(action)) for label, action in rows]
-        if key == self._rows_key:
-            return
-        self._rows_key = key
-        actions.set_actions(rows)
-
     def compose(self) -> ComposeResult:
         with Horizontal(id="champ-top"):
             yield OvalTrack(id="oval")
@@ -56,7 +44,7 @@ class ChampionsBoard(Board):
         actions = self.query_one(ActionList)
         phase = getattr(data.state, "phase", "")
         if not data.legal:
-            self._set_rows(actions, [])
+            actions.keep_actions([])
             if data.result is not None:
                 actions.border_title = "Race over"
             elif data.pending:
@@ -69,7 +57,7 @@ class ChampionsBoard(Board):
             actions.border_title = "Keep 3 dice: 1-5, then Enter"
             before = actions.highlighted
             rows = dice_rows(data)
-            self._set_rows(actions, rows)
+            actions.keep_actions(rows)
             keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) == "choose_dice"]
             if keep:
                 actions.highlighted = keep[0]
@@ -85,6 +73,6 @@ class ChampionsBoard(Board):
         else:
             actions.border_title = "Your choice: 1-9 or Enter"
         rows = target_rows(data) or [(option_label(data, a, short=True), a) for a in data.legal]
-        self._set_rows(actions, rows)
+        actions.keep_actions(rows)
         if data.live:
             actions.focus()
