@@ -125,6 +125,7 @@ class _Room:
         self.game = game
         self.table = table
         self.spec = spec
+        self.summary = _summary(game, spec.options)  # the options never change: word them once
         self.holders: list[str | None] = [s.identity for s in table.seats]
         self.guests: set[str] = set()
         self.open: list[bool] = [False] * len(table.seats)
@@ -259,7 +260,7 @@ class LocalHub:
             id=room.id,
             game=room.game.id,
             title=f"{room.game.title} #{room.id}",
-            summary=_summary(room.game, room.spec.options),
+            summary=room.summary,
             seats=seats,
             status=room.status,  # type: ignore[arg-type]
             spectators=spectators,

@@ -208,7 +208,8 @@ class Policy:
         return self.u(showing)
 
     def forced_stop(self, showing: int) -> bool:
-        return self.ctx.auto_stop and self.finishes(showing)
+        """G-AUTO-STOP ends the turn at this showing."""
+        return showing >= self.stop_at
 
     # ------------------------------------------------------------------ the value function
 

@@ -93,7 +93,7 @@ class ChampionsTableScreen(TableScreen):
         lap = getattr(state, "lap", 1)
         title = f"NASCAR Champions — lap {lap} of 2"
         turn = getattr(state, "turn", 0)
-        limit = getattr(getattr(state, "config", None), "lap_turn_limit", 0)
+        limit = getattr(self.fold.config, "lap_turn_limit", 0)
         if turn > 0:
             # N-LAP-LIMIT: a lap still running after this many turns is called
             title += f" · turn {turn}" + (f" of {limit}" if limit else "")

@@ -60,7 +60,12 @@ def _optional_bool(kind: mi.Type) -> bool:
     """``bool | None``: yes, no, or the game's default for the other options (e.g. the mode's)."""
     if not isinstance(kind, mi.UnionType):
         return False
-    return sorted(type(t).__name__ for t in kind.types) == ["BoolType", "NoneType"]
+    types = kind.types
+    return (
+        len(types) == 2
+        and any(isinstance(t, mi.BoolType) for t in types)
+        and any(isinstance(t, mi.NoneType) for t in types)
+    )
 
 
 def app_network(screen: SpeedwayScreen) -> bool:
@@ -139,8 +144,9 @@ class NewGameScreen(SpeedwayScreen):
 
     def option_rows(self, game: Game) -> list[Widget]:
         widgets: list[Widget] = []
-        defaults = {name: default for name, _kind, default in option_fields(game)}
-        for name, kind, default in option_fields(game):
+        fields = option_fields(game)
+        defaults = {name: default for name, _kind, default in fields}
+        for name, kind, default in fields:
             label = name.replace("_", " ").capitalize()
             field: Widget
             if isinstance(kind, mi.BoolType):
