@@ -20,7 +20,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Static
 
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import LineBox, RaceLog
@@ -495,7 +494,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class Callouts(Static):
+class Callouts(LineBox):
     """One line calling out the flags and track events of the latest step."""
 
     DEFAULT_CSS = """
@@ -519,7 +518,7 @@ class Callouts(Static):
         self._shown = (text, kind)
         for other in ("yellow", "red", "black", "good"):
             self.set_class(other == kind, f"-{other}")
-        self.update(text, layout=False)
+        self.show_lines([Text(text)])
 
 
 def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
@@ -549,7 +548,7 @@ class Go500Board(Board):
     """
 
     def compose(self) -> ComposeResult:
-        yield Callouts("", id="callouts")
+        yield Callouts(id="callouts")
         yield DiceTray(id="tray")
         with Horizontal(id="go500-lower"):
             yield Scoreboard(id="scoreboard")
