@@ -15,7 +15,7 @@ from msgspec import inspect as mi
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
@@ -23,6 +23,7 @@ from net.hub import TableSpec
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.choice import Choice
+from tui.widgets.keys import KeyFooter
 
 NO_SEAT = "-"
 MAX_ROWS = 8
@@ -117,7 +118,7 @@ class NewGameScreen(SpeedwayScreen):
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_choice_changed(self, event: Choice.Changed) -> None:
         if (

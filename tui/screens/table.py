@@ -25,7 +25,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
@@ -34,6 +34,7 @@ from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
 from tui.widgets.board import Board, BoardData, GenericBoard
 from tui.widgets.common import ActionChosen, StatusLine
+from tui.widgets.keys import KeyFooter
 
 SPEEDS = list(ANIMATION_DELAYS)
 
@@ -111,7 +112,7 @@ class TableScreen(SpeedwayScreen):
         yield Static("Connecting to the table…", id="table-title", classes="screen-title")
         yield self.make_board()
         yield StatusLine("", id="status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:
