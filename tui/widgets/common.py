@@ -71,7 +71,11 @@ class LineBox(FastLines, Widget):
         """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
         return Text("\n").join(self._lines)
 
-    def show_lines(self, lines: Sequence[Text]) -> None:
+    def show_lines(self, lines: Sequence[Text], fill: Any = None) -> None:
+        """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line."""
+        if fill != getattr(self, "_fill", None):
+            self._fill = fill
+            self._lines = []  # every line repaints in the new colour
         old = self._lines
         new = list(lines)
         width = self.size.width
@@ -108,6 +112,9 @@ class LineBox(FastLines, Widget):
             self._strip_style = style
         strip = self._strips.get(y)
         if strip is None:
+            fill = getattr(self, "_fill", None)
+            if fill is not None:
+                style = style + fill
             if y < len(self._lines):
                 console = self.app.console
                 segments = Segment.apply_style(self._lines[y].render(console), style)
@@ -241,8 +248,11 @@ class RaceLog(FastLines, Widget):
             wrapped = self._wrap(text, width)
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
-        if self._follow:  # a fresh wrap shows a full box of the newest lines
-            self._first = max(0, len(self._strips) - self.content_size.height)
+        if self._follow:  # a fresh wrap shows a box of the newest lines, from a line's start
+            first = max(0, len(self._strips) - self.content_size.height)
+            while first < len(self._strips) - 1 and not self._begins[first]:
+                first += 1
+            self._first = first
         else:
             self._first = max(0, min(self._first, len(self._strips) - 1))
 
