@@ -88,13 +88,11 @@ class NewGameScreen(SpeedwayScreen):
         network = self.speedway.network
         yield Static("New table" if network else "New local game", classes="screen-title")
         with VerticalScroll(id="newgame-form", classes="form"):
-            with Horizontal(classes="field"):
-                yield Label("Game", classes="field-label")
-                games = [(g.title, g.id) for g in registry.all_games()]
-                if games:
-                    yield Choice(games, value=self.game_id, id="game")
-                else:
-                    yield Label("(no games installed)")
+            games = [(g.title, g.id) for g in registry.all_games()]
+            if games:
+                yield Choice(games, value=self.game_id, id="game", label="Game", classes="field")
+            else:
+                yield Label("Game: (no games installed)")
             game = registry.get(self.game_id) if self.game_id else None
             yield Vertical(*(self.option_rows(game) if game else []), id="options")
             yield Label(
@@ -104,16 +102,16 @@ class NewGameScreen(SpeedwayScreen):
             )
             yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
             if self.speedway.network:
-                with Horizontal(classes="field"):
-                    yield Label("Private table", classes="field-label")
-                    yield Choice(
-                        [
-                            ("no: listed in the lobby", False),
-                            ("yes: join by invite code only", True),
-                        ],
-                        value=False,
-                        id="private",
-                    )
+                yield Choice(
+                    [
+                        ("no: listed in the lobby", False),
+                        ("yes: join by invite code only", True),
+                    ],
+                    value=False,
+                    id="private",
+                    label="Private table",
+                    classes="field",
+                )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
@@ -149,32 +147,27 @@ class NewGameScreen(SpeedwayScreen):
         defaults = {name: default for name, _kind, default in fields}
         for name, kind, default in fields:
             label = name.replace("_", " ").capitalize()
-            field: Widget
+            row: Widget
+            choices: list[tuple[str, Any]] | None = None
             if isinstance(kind, mi.BoolType):
                 # A yes/no choice says its value in words (a compact checkbox shows it by colour).
-                field = Choice(
-                    [("yes", True), ("no", False)], value=bool(default), id=f"opt-{name}"
-                )
+                choices, default = [("yes", True), ("no", False)], bool(default)
             elif _optional_bool(kind):
-                field = Choice(
-                    [("default", None), ("yes", True), ("no", False)],
-                    value=default,
-                    id=f"opt-{name}",
-                )
+                choices = [("default", None), ("yes", True), ("no", False)]
             elif isinstance(kind, mi.LiteralType | mi.StrType):
                 values = (
                     kind.values if isinstance(kind, mi.LiteralType) else _str_choices(game, name)
                 )
-                field = Choice(
-                    [(str(v).replace("_", " "), v) for v in values],
-                    value=default,
-                    id=f"opt-{name}",
-                )
+                choices = [(str(v).replace("_", " "), v) for v in values]
+            if choices is not None:
+                row = Choice(choices, value=default, id=f"opt-{name}", label=label, classes="field")
             else:
-                field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
-            row = Horizontal(
-                Label(label, classes="field-label"), field, classes="field", id=f"row-{name}"
-            )
+                row = Horizontal(
+                    Label(label, classes="field-label"),
+                    Input(str(default), type="integer", id=f"opt-{name}", compact=True),
+                    classes="field",
+                    id=f"row-{name}",
+                )
             row.display = _applies(game, name, defaults)
             widgets.append(row)
         return widgets
@@ -186,7 +179,8 @@ class NewGameScreen(SpeedwayScreen):
             for field in self.query("#options Choice").results(Choice)
         }
         for row in self.query("#options .field"):
-            row.display = _applies(game, (row.id or "").removeprefix("row-"), values)
+            name = (row.id or "").removeprefix("row-").removeprefix("opt-")
+            row.display = _applies(game, name, values)
 
     def seat_rows(self, game: Game) -> list[Widget]:
         network = app_network(self)
@@ -209,11 +203,7 @@ class NewGameScreen(SpeedwayScreen):
             else:
                 value = NO_SEAT
             rows.append(
-                Horizontal(
-                    Label(f"Seat {i + 1}", classes="field-label"),
-                    Choice(choices, value=value, id=f"seat-{i}"),
-                    classes="field",
-                )
+                Choice(choices, value=value, id=f"seat-{i}", label=f"Seat {i + 1}", classes="field")
             )
         return rows
 
