@@ -133,8 +133,8 @@ class ReplayScreen(SpeedwayScreen):
         Binding("v", "perspective", "View"),
         Binding("b", "branch", "Branch"),
         Binding("c", "chart", "Chart"),
-        Binding("minus", "speed(1)", "Slower", show=False),
-        Binding("plus,equals_sign", "speed(-1)", "Faster", show=False),
+        Binding("minus", "speed(-1)", "Slower", show=False),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
         Binding("question_mark", "rules", "Rules", show=False),
         Binding("escape", "back", "Back"),
     ]

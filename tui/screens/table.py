@@ -86,8 +86,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
-        Binding("minus", "speed(1)", "Slower"),
-        Binding("plus,equals_sign", "speed(-1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower"),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("t", "chat", "Chat"),
     ]
 
