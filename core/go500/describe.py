@@ -74,6 +74,12 @@ _ENDINGS = {
     "behind_wall": "is behind the wall",
 }
 
+# A green stop the rules took for the driver (G-AUTO-STOP, G-AUTO-DECISION), not a chosen one.
+_AUTO_STOPS = {
+    "line": "has {showing} miles showing, enough to reach the finish: stopped automatically",
+    "no_dice": "has no dice left to roll: stopped automatically with {showing} miles showing",
+}
+
 _CHAOS = {
     "lost_wheel": "Lost Wheel",
     "rubbin": "Rubbin'",
@@ -97,6 +103,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
             what += " in the final round"
         return f"{names[e.seat]} takes {what}."
     if isinstance(e, TurnEnded):
+        if e.auto is not None:
+            return f"{names[e.seat]} {_AUTO_STOPS[e.auto].format(showing=e.showing)}."
         return f"{names[e.seat]} {_ENDINGS[e.kind].format(showing=e.showing)}."
     if isinstance(e, MilesRecorded):
         extra = " (capped at the best turn)" if e.capped else ""
@@ -123,6 +131,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     if isinstance(e, CheckeredFlag):
         return f"Checkered flag: {names[e.seat]} wins the race!"
     if isinstance(e, CautionCut):
+        if e.cut is None and e.alone:
+            return f"Caution ({names[e.trigger]}): nobody else is still racing, so nobody is cut."
         if e.cut is None:
             return f"Caution ({names[e.trigger]}): no sole leader, nobody is cut."
         return f"Caution ({names[e.trigger]}): leader {names[e.cut]} is cut to {e.total} miles."
@@ -159,7 +169,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     if isinstance(e, TurnOver):
         return f"{names[e.seat]} is done for this round."
     if isinstance(e, FinalRoundStarted):
-        return f"Final round: {_list(names, e.drivers)} take one more turn."
+        verb = "takes" if len(e.drivers) <= 1 else "take"
+        return f"Final round: {_list(names, e.drivers)} {verb} one more turn."
     if isinstance(e, RoundEnded):
         if not e.leaders:
             return f"End of round {e.round}."

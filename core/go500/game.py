@@ -27,7 +27,7 @@ class Go500:
 
     id = "go500"
     title = "Go 500"
-    rules_version = "go500/1"
+    rules_version = "go500/2"
     min_seats = 1
     max_seats = 12
     config_type = Go500Config

@@ -470,7 +470,7 @@ class Scoreboard(Widget):
 
     @staticmethod
     def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1)
+        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
         if mode == "time_trial":
             hours = getattr(getattr(state, "config", None), "hours", 6)
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"
