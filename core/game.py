@@ -29,6 +29,10 @@ The contract, for game authors:
 * ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
 * ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
   only its seat's view.
+* Declared traits, each with a default in `core.traits.GameTraits` (every game class derives
+  from it): ``turn_started(event)`` (what a "turn" is, for the replay viewer),
+  ``landmark(event)`` (race ends and happenings a replay can jump to) and ``progress(state)``
+  (what the race chart plots).
 * Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
   ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
   ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
@@ -46,6 +50,7 @@ from typing import Any, Protocol, runtime_checkable
 import msgspec
 
 from core.rng import Chance, Pcg32
+from core.traits import Landmark, Progress
 
 __all__ = [
     "BotFn",
@@ -196,6 +201,12 @@ class Game(Protocol):
     def result(self, state: Any) -> Result | None: ...
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None: ...
+
+    def turn_started(self, event: Any) -> bool: ...
+
+    def landmark(self, event: Any) -> Landmark | None: ...
+
+    def progress(self, state: Any) -> Progress: ...
 
 
 def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:

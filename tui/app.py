@@ -188,7 +188,7 @@ class SpeedwayApp(App[None]):
         elif isinstance(start, OpenTable):
             self.open_table(start.table_id, start.seat)
         elif isinstance(start, OpenReplay):
-            self.open_replay(Path(start.path))
+            self.open_replay(Path(start.path), exit_on_back=True)  # esc: back to the shell
         elif isinstance(start, OpenLobby):
             self.open_lobby()
 
@@ -220,10 +220,10 @@ class SpeedwayApp(App[None]):
         game_id = info.game if info is not None else None
         self.push_screen(table_screen_for(game_id)(table_id=table_id, seat=seat))
 
-    def open_replay(self, path: Path) -> None:
+    def open_replay(self, path: Path, *, exit_on_back: bool = False) -> None:
         from tui.screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(path))
+        self.push_screen(ReplayScreen(path, exit_on_back=exit_on_back))
 
     def open_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.game import BotFn, Result
-from core.go500 import rules
+from core.go500 import rules, traits
 from core.go500.bots import BOTS
 from core.go500.config import Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
@@ -18,11 +18,12 @@ from core.go500.describe import config_words, describe
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
+from core.traits import GameTraits, Landmark, Progress
 
 __all__ = ["GAME", "Go500"]
 
 
-class Go500:
+class Go500(GameTraits):
     """Go 500 Racing Dice Game (rules/go500.md)."""
 
     id = "go500"
@@ -97,6 +98,15 @@ class Go500:
         if name == "cup_points":
             return sorted(CUP_POINTS.by_name)
         return None
+
+    def turn_started(self, event: Any) -> bool:
+        return traits.turn_started(event)
+
+    def landmark(self, event: Any) -> Landmark | None:
+        return traits.landmark(event)
+
+    def progress(self, state: Any) -> Progress:
+        return traits.progress(state)
 
 
 GAME = Go500()

@@ -11,7 +11,7 @@ from core.game import ConfigError, Seat, Table, config_from_options
 from net.hub import Identity
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
-from tui.chart import miles_series
+from tui.chart import cursor_turn, progress_series
 from tui.fold import action_label
 from tui.seats import parse_seats
 from tui.settings import Settings, load_settings, save_settings
@@ -65,17 +65,46 @@ def test_broken_settings_file_gives_defaults(tmp_path):
     assert load_settings(tmp_path, "x") == Settings()
 
 
-def test_miles_series_follows_totals_after_each_turn():
+def test_go500_chart_plots_the_declared_miles_after_each_turn():
     game = registry.get("go500")
     seats = [Seat(name="A", bot="cautious"), Seat(name="B", bot="bold")]
     table = Table(game, config_from_options(game, {}), seats, 11)
     table.run_bots()
     history = [(s.state_id, s.seat, s.events) for s in table.history]
-    ids, series = miles_series(game, table.config, 2, history)
-    assert len(series) == 2
-    assert len(series[0]) == len(ids)
-    assert [series[0][-1], series[1][-1]] == list(table.state.totals)
-    assert ids == sorted(ids)
+    (miles,) = progress_series(game, table.config, 2, history)
+    assert miles.name == "miles"
+    assert miles.goal == 500
+    assert len(miles.values) == 2
+    assert len(miles.values[0]) == len(miles.turns)
+    assert [miles.values[0][-1], miles.values[1][-1]] == list(table.state.totals)
+    # One point per turn played, starting before the first turn at 0 miles.
+    assert miles.turns == list(range(len(miles.turns)))
+    assert [line[0] for line in miles.values] == [0, 0]
+    turns = sum(1 for s in table.history for e in s.events if game.turn_started(e))
+    assert miles.turns[-1] == turns
+    assert cursor_turn(miles, table.state_id) == turns
+
+
+@pytest.mark.parametrize(
+    ("game_id", "names"),
+    [("cthulhu500", ["laps", "pack place"]), ("champions", ["money", "track position"])],
+)
+def test_each_game_declares_its_own_chart(game_id, names):
+    game = registry.get(game_id)
+    bot = next(iter(game.bots))
+    seats = [Seat(name=n, bot=bot) for n in ("A", "B", "C")]
+    table = Table(game, game.default_config(), seats, 5)
+    table.run_bots()
+    history = [(s.state_id, s.seat, s.events) for s in table.history]
+    series = progress_series(game, table.config, 3, history)
+    assert [s.name for s in series] == names
+    final = game.progress(table.state)
+    for line, measure in zip(series, final.measures, strict=True):
+        assert [values[-1] for values in line.values] == list(measure.values)
+        assert line.turns[-1] == sum(
+            1 for s in table.history for e in s.events if game.turn_started(e)
+        )
+    assert any(any(v != values[0] for v in values) for values in series[0].values)
 
 
 @pytest.mark.parametrize("module", ["tui.fold", "tui.seats", "tui.settings", "tui.chart"])
