@@ -45,8 +45,10 @@ def progress_series(game: Game, config: Any, n_seats: int, history: History) -> 
         progress = game.progress(state)
         if progress.race != race:
             race, started = progress.race, 0
-            out = [Series(name=m.name, goal=m.goal, lower_is_better=m.lower_is_better)
-                   for m in progress.measures]
+            out = [
+                Series(name=m.name, goal=m.goal, lower_is_better=m.lower_is_better)
+                for m in progress.measures
+            ]
         started += began
         last = index == len(history) - 1
         if not (began or last or index == 0):
