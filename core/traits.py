@@ -10,12 +10,17 @@ event class names (STYLE #18):
   another happening worth jumping to in a replay, ``None`` otherwise (the default).
 * ``progress(state)`` — per measure ("miles", "laps", "money", …) one number per seat, for the
   race chart; a new ``race`` number (Cup Series) starts the chart afresh. Default: nothing to plot.
+* ``option_label(name)`` — an option's name in words for forms ("Tradin' Paint"). Default: the
+  field name with spaces.
+* ``seat_range(options)`` — how many players the options as chosen seat (Go 500's modes).
+  Default: ``min_seats`` to ``max_seats``.
 
 Must not: import anything of ours, or know any game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import msgspec
@@ -45,6 +50,9 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
 class GameTraits:
     """The declared traits with their defaults; each game class derives from this."""
 
+    min_seats: int = 1
+    max_seats: int = 1
+
     def turn_started(self, event: Any) -> bool:
         """True if ``event`` begins a turn of the game."""
         return False
@@ -56,3 +64,11 @@ class GameTraits:
     def progress(self, state: Any) -> Progress:
         """What the race chart plots now."""
         return Progress()
+
+    def option_label(self, name: str) -> str:
+        """Option ``name`` in words, for forms."""
+        return name.replace("_", " ").capitalize()
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """(fewest, most) players with these options."""
+        return (self.min_seats, self.max_seats)

@@ -43,7 +43,7 @@ from core.go500.model import (
     TurnStarted,
 )
 
-__all__ = ["describe", "face_label"]
+__all__ = ["OPTION_LABELS", "describe", "face_label", "option_label"]
 
 _BY_ID = DICE.by_id
 _KIND = {"F": "F", "P": "P", "PIT": "PIT", "CR": "CR"}
@@ -187,6 +187,28 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         order = ", ".join(f"{i}. {names[s]} ({e.points[s]})" for i, s in enumerate(e.standings, 1))
         return f"The season is over; Cup Champion {names[e.standings[0]]}! {order}."
     return None
+
+
+# The options in words, for forms (spec §5 names); the rest read as their field names.
+OPTION_LABELS = {
+    "race_length": "Race length (miles)",
+    "hours": "Hours (Time Trials)",
+    "auto_stop": "Automatic stop at the line",
+    "big_x_in_big_one": "Big X in the Big One",
+    "tradin_paint": "Tradin' Paint",
+    "lost_wheel_bp": "Lost Wheel chance (basis points)",
+    "rubbin_bp": "Rubbin' chance (basis points)",
+    "debris_bp": "Debris chance (basis points)",
+    "cup_points": "Cup points table",
+    "lead_bonus": "Bonus for leading a round",
+    "most_led_bonus": "Bonus for leading the most rounds",
+    "circle_values": "Circle values",
+}
+
+
+def option_label(name: str) -> str:
+    """Option ``name`` in words: "Big X in the Big One", "Tradin' Paint", "Table chaos"."""
+    return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
 
 
 MODES = {

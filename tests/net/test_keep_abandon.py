@@ -153,3 +153,21 @@ async def test_table_info_counts_the_games_turns(tmp_path):
     tid = await h.create_table(me_and_bot(), ME)
     assert h.info(tid).turn == 0  # Dash declares no turns
     await h.close()
+
+
+async def test_table_info_turn_follows_the_games_declared_turns():
+    from core import registry
+
+    go = registry.get("go500")
+    h = LocalHub(None, persist=False, bot_delay=0.0, lobby_interval=0.0)
+    spec = TableSpec(
+        game="go500",
+        seats=[SeatSpec(kind="bot", bot="bold"), SeatSpec(kind="bot", bot="cautious")],
+        seed=2,
+    )
+    tid = await h.create_table(spec, ANN)
+    await until(lambda: h.info(tid).status == "finished")
+    turns = sum(1 for s in h.table(tid).history for e in s.events if go.turn_started(e))
+    assert turns > 5
+    assert h.info(tid).turn == turns
+    await h.close()

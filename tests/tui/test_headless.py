@@ -141,6 +141,42 @@ def test_play_and_replay_refuse_bad_input_with_one_line(args, message, tmp_path)
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["play", "--bogus"], "speedway: No such option '--bogus'."),
+        (["sim", "go500", "--players", "x"], "speedway: Invalid value for '--players': "),
+        (
+            ["play", "go500", "-o", "race_length=7"],
+            "speedway: Go 500 option race_length takes 400, 500 or 600, not 7.",
+        ),
+        (
+            ["play", "go500", "-o", "tradin_paint=maybe"],
+            "speedway: Go 500 option tradin_paint takes true or false, not maybe.",
+        ),
+        (
+            ["sim", "cthulhu500", "-o", "vehicle_assignment=x"],
+            "speedway: Cthulhu 500 option vehicle_assignment takes choose or random, not x.",
+        ),
+        (["play", "go500", "-o", "nope=1"], "speedway: Go 500 has no option nope; its options"),
+    ],
+)
+def test_cli_errors_are_one_line_that_says_what_is_allowed(args, line, tmp_path):
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(
+        main, [*args] if args[0] == "sim" else [*args, "--data", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(line)
+    assert "Usage:" not in result.output
+    assert "$." not in result.output  # no msgspec path
+
+
 def test_serve_turn_timer_reaches_the_server_and_refuses_a_negative(monkeypatch, tmp_path):
     from click.testing import CliRunner
 

@@ -34,7 +34,9 @@ async def test_keep_for_later_pauses_the_game_and_home_resumes_it():
         assert app.hub.table(table_id).state_id == state_id  # paused: nobody plays Ann's seat
         menu = app.screen.query_one("#home-menu")
         first = str(menu.get_option_at_index(0).prompt)
-        assert first.startswith("u  Resume Go 500 · Ann, Cautious, Bold · turn ")
+        turn = app.hub.info(table_id).turn
+        when = f"turn {turn}" if turn else "starting"  # Ann has not qualified yet: "starting"
+        assert first == f"u  Resume Go 500 · Ann, Cautious, Bold · {when}"
         await pilot.press("u")
         await wait_for(pilot, lambda: at_table(app))
         assert app.screen.table_id == table_id

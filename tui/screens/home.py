@@ -69,7 +69,8 @@ class HomeScreen(SpeedwayScreen):
         for info, _seat in app.my_running_tables():
             names = ", ".join(s.name for s in info.seats)
             title = app.game(info.game).title
-            out.append((info.id, f"{title} · {names} · turn {max(1, info.turn)}"))
+            when = f"turn {info.turn}" if info.turn else "starting"
+            out.append((info.id, f"{title} · {names} · {when}"))
         return out
 
     def menu(self) -> list[Option]:

@@ -362,9 +362,8 @@ class ReplayScreen(SpeedwayScreen):
 
         assert self.replay is not None
         replay = self.replay
-        for j in range(self.k, before, -1):
-            if j not in self._landmarks["race"]:
-                continue
+        races = [j for j in self._landmarks["race"] if before < j <= self.k]
+        for j in reversed(races):
             screen = interlude_for(replay.game.id, replay.names, self.events_for(j))
             if screen is not None:
                 self.pause()
