@@ -150,3 +150,21 @@ def test_every_game_declares_turns(game_id):
     table = Table(game, config_from_options(game, {}), [Seat(name=n, bot=bot) for n in "AB"], 3)
     table.run_bots()
     assert any(game.turn_started(e) for step in table.history for e in step.events)
+
+
+async def test_arrows_and_footer_work_over_a_cthulhu_board_at_80_columns(tmp_path: Path):
+    path = cthulhu_replay(tmp_path)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_viewer(app, pilot)
+        await pilot.pause()
+        await pilot.press("right", "right", "left")  # no list on the board takes the arrows
+        assert screen.k == 1
+        await pilot.press("end")
+        assert screen.k == open_replay(path).last_step
+        shown = {key.description: key.region for key in screen.query(FooterKey)}
+        for label in ("Back", "Branch", "Chart", "Step"):
+            assert shown[label].width > 0
+            assert shown[label].right <= 80
+        timeline = str(screen.query_one("#timeline").render())
+        assert len(timeline.splitlines()[0]) <= 78  # one line, never wrapped over the bar

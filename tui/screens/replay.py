@@ -141,29 +141,31 @@ class BranchDialog(ModalScreen[list[str] | None]):
 
 
 class ReplayScreen(SpeedwayScreen):
+    AUTO_FOCUS = None  # nothing to type into: the footer lists this screen's keys, in order
     # The footer shows these in order and cuts at the right edge: what must stay visible at 80
-    # columns (back, branch, chart) comes first; pairs share one footer entry.
+    # columns (back, branch, chart) comes first; pairs share one footer entry. All are priority
+    # bindings: a board's focused list (Cthulhu's hand, Champions' choices) must not take the
+    # arrows or Home/End, and the order of the footer stays the order here.
     BINDINGS: ClassVar = [
-        Binding("escape", "back", "Back"),
-        Binding("b", "branch", "Branch"),
-        Binding("c", "chart", "Chart"),
-        Binding("right", "step(1)", "Step", key_display="←/→"),
-        Binding("left", "step(-1)", "Step back", show=False),
-        Binding("right_square_bracket", "turn(1)", "Turn", key_display="[/]"),
-        Binding("left_square_bracket", "turn(-1)", "Turn back", show=False),
-        # priority: a focused race log would take Home/End to scroll itself
+        Binding("escape", "back", "Back", priority=True),
+        Binding("b", "branch", "Branch", priority=True),
+        Binding("c", "chart", "Chart", priority=True),
+        Binding("right", "step(1)", "Step", key_display="←/→", priority=True),
+        Binding("left", "step(-1)", "Step back", show=False, priority=True),
+        Binding("right_square_bracket", "turn(1)", "Turn", key_display="[/]", priority=True),
+        Binding("left_square_bracket", "turn(-1)", "Turn back", show=False, priority=True),
         Binding("end", "jump('end')", "Ends", key_display="Home/End", priority=True),
         Binding("home", "jump('start')", "Start", show=False, priority=True),
-        Binding("g", "goto", "Turn N"),
-        Binding("n", "landmark('race', 1)", "Race", key_display="n/N"),
-        Binding("N", "landmark('race', -1)", "Race back", show=False),
-        Binding("f", "landmark('event', 1)", "Event", key_display="f/F"),
-        Binding("F", "landmark('event', -1)", "Flag/event back", show=False),
-        Binding("space", "play", "Play"),
-        Binding("v", "perspective", "View"),
-        Binding("minus", "speed(-1)", "Pace", key_display="-/+"),
-        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
-        Binding("question_mark", "rules", "Rules"),
+        Binding("g", "goto", "Turn N", priority=True),
+        Binding("n", "landmark('race', 1)", "Race", key_display="n/N", priority=True),
+        Binding("N", "landmark('race', -1)", "Race back", show=False, priority=True),
+        Binding("f", "landmark('event', 1)", "Event", key_display="f/F", priority=True),
+        Binding("F", "landmark('event', -1)", "Flag/event back", show=False, priority=True),
+        Binding("space", "play", "Play", priority=True),
+        Binding("v", "perspective", "View", priority=True),
+        Binding("minus", "speed(-1)", "Pace", key_display="-/+", priority=True),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
+        Binding("question_mark", "rules", "Rules", priority=True),
     ]
 
     def __init__(self, path: Path, *, exit_on_back: bool = False) -> None:
@@ -338,11 +340,14 @@ class ReplayScreen(SpeedwayScreen):
         bar = "━" * filled + "●" + "─" * max(0, width - filled)
         line = (
             f"Turn {self.turn_index()}/{len(self._turn_starts)} · step {self.k}/{last} · "
-            f"{who} · view: {view} · {state} ({speed})"
+            f"{who} · view: {view} · {state}"
         )
-        hint = " · End: the result"
-        if self.k < last and replay.finished and len(line) + len(hint) <= width + 2:
-            line += hint
+        extras = [f" ({speed})"]
+        if self.k < last and replay.finished:
+            extras.append(" · End: the result")
+        for extra in extras:  # one line: what does not fit is left out, never wrapped
+            if len(line) + len(extra) <= width + 2:
+                line += extra
         self.query_one(Timeline).update(f"{line}\n{bar}")
 
     # ---------------------------------------------------------------- keys
