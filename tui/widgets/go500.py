@@ -487,7 +487,7 @@ class Scoreboard(LineBox):
 
     @staticmethod
     def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1)
+        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
         if mode == "time_trial":
             hours = getattr(getattr(state, "config", None), "hours", 6)
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"
