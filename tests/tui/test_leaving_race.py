@@ -6,7 +6,6 @@ from __future__ import annotations
 from net.hub import Identity, SeatSpec, StepUpdate, TableSpec
 from tests.tui.conftest import make_app
 from tests.tui.test_pilot_go500 import wait_for
-from tui.app import OpenTable
 from tui.screens.table import TableScreen
 
 BOT = Identity(id="test:bot-owner", nickname="Owner")
