@@ -8,7 +8,7 @@ as long as it does, so after a session's screens are built its objects are *froz
 the collector never walks them again and its pauses stay those of the short-lived garbage.
 
 Sessions keep building long-lived objects as they play (kept screen lines, the fold of every
-step), so `tick` (every few seconds) runs a collection — which walks only what is not frozen,
+step), so `tick` (every ``period`` seconds, 1 by default) runs a collection — which walks only what is not frozen,
 the few seconds' worth of new objects — and freezes what survived: the heap the collector walks
 stays small however long the sessions last, and nothing that was garbage at that moment is
 frozen. What dies *later* in a cycle (a closed screen, a toast) stays frozen until a compaction.
@@ -48,7 +48,9 @@ class Collector:
         grow_factor: float = 3.0,
         min_frozen: int = 2_000_000,
         clock: Any = time.monotonic,
+        period: float = 1.0,
     ) -> None:
+        self.period = period
         self.quiet_sessions = quiet_sessions
         self.compact_after = compact_after
         self.max_ended = max_ended

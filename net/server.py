@@ -184,6 +184,7 @@ class SpeedwayServer:
         self._startups: asyncio.Semaphore | None = None
         self._listener: Any = None
         self._watchdog: asyncio.Task[None] | None = None
+        self._gc_ticks: asyncio.Task[None] | None = None
         self.closing = False
         self.port = 0
 
@@ -220,6 +221,9 @@ class SpeedwayServer:
         self._watchdog = asyncio.get_running_loop().create_task(
             self._watch_idle(), context=contextvars.Context()
         )
+        self._gc_ticks = asyncio.get_running_loop().create_task(
+            self._tick_collector(), context=contextvars.Context()
+        )
         return self.port
 
     # ------------------------------------------------------------ pre-auth guards
@@ -245,11 +249,15 @@ class SpeedwayServer:
             return "too_many_unauthenticated"
         return None
 
+    async def _tick_collector(self) -> None:
+        while True:
+            await asyncio.sleep(self.collector.period)
+            self.collector.tick(self.app_sessions)
+
     async def _watch_idle(self) -> None:
-        period = max(0.05, min(5.0, self.limits.idle_timeout / 4))
+        period = max(0.05, min(30.0, self.limits.idle_timeout / 4))
         while True:
             await asyncio.sleep(period)
-            self.collector.tick(self.app_sessions)
             now = time.monotonic()
             for session in list(self.sessions):
                 if now - session.last_input > self.limits.idle_timeout:
@@ -267,6 +275,8 @@ class SpeedwayServer:
             self._listener.close()
         if self._watchdog is not None:
             self._watchdog.cancel()
+        if self._gc_ticks is not None:
+            self._gc_ticks.cancel()
         await self.hub.close(message)
         for session in list(self.sessions):
             session.drop("shutdown", f"{message} Your seat is kept; come back later.")

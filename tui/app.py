@@ -26,6 +26,7 @@ from net.hub import Hub, Identity, TableInfo, TableSpec
 from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
 from tui.stylesheet import share
+from tui.strips import install as install_strip_fixes
 
 __all__ = [
     "OpenLobby",
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 STYLES = Path(__file__).parent / "styles"
+install_strip_fixes()  # strips that die by reference counting (tui.strips)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):
