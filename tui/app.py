@@ -25,8 +25,8 @@ from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
 from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
-from tui.stylesheet import share
 from tui.strips import install as install_strip_fixes
+from tui.stylesheet import share
 
 __all__ = [
     "OpenLobby",
