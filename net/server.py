@@ -7,11 +7,17 @@ SHA-256 fingerprint, bound after auth, plus a nickname chosen on the first visit
 non-interactive commands ``replays`` and ``replay ID``, and the chain of guards around each
 session, sshd-style:
 
-* pre-auth: a cap on concurrent unauthenticated connections, a per-source connection rate
-  limit, a login grace time, an auth-attempt cap; a neutral version string; no agent, X11,
-  TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line editor off);
+* pre-auth (`net.guards.Admission`): sshd's MaxStartups start:rate:full random early drop,
+  a per-source cap on unauthenticated connections, per-source penalties for failed,
+  abandoned and grace-exceeding logins, a per-source connection rate; a refused client reads
+  why and when to retry (auth banner + disconnect reason); a login grace time, an
+  auth-attempt cap; KEX, MAC and cipher lists that ssh-audit passes; a neutral version string;
+  no agent, X11, TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line
+  editor off);
+* authenticated connections without a session (`ssh -N`): capped and timed out;
 * per session: a PTY is required for play; terminal size clamped (0x0 handled); keepalive;
-  idle timeout; an input rate limit; a bounded output buffer (a client that stops reading is
+  idle timeout; input limited in bytes and in key events (a flood is slowed by pausing
+  reads, then dropped with a sentence); wrong invite codes throttled; a bounded output buffer (a client that stops reading is
   dropped and keeps its seat); at most ``max_sessions`` apps (a friendly "full" line beyond),
   at most 4 app start-ups at once; an exception barrier that ends only that session;
 * one structured log line per connect, auth failure and disconnect;
@@ -38,7 +44,7 @@ import signal
 import stat
 import sys
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -46,6 +52,7 @@ from typing import Any
 import asyncssh
 import msgspec
 
+from net.guards import Admission, Bucket, Refusal, Tries, source_of
 from net.hub import Identity
 from net.local_hub import LocalHub
 from net.players import PlayerBook
@@ -68,21 +75,64 @@ _SAFE_ALGS = (
     "aes192-ctr",
     "aes128-ctr",
 )
+# What ssh-audit passes: hybrid post-quantum and curve25519 key exchange, DH groups of at least
+# 4096 bits with SHA-2; encrypt-then-MAC SHA-2 MACs (GCM needs none). No SHA-1, no NIST curves,
+# no group-exchange (a client could ask for a small group), no 64-bit tags. Strict KEX
+# (Terrapin) is always offered by asyncssh >= 2.14.2.
+_KEX_ALGS = (
+    "mlkem768x25519-sha256",
+    "curve25519-sha256",
+    "curve25519-sha256@libssh.org",
+    "diffie-hellman-group18-sha512",
+    "diffie-hellman-group16-sha512",
+)
+_MAC_ALGS = (
+    "hmac-sha2-256-etm@openssh.com",
+    "hmac-sha2-512-etm@openssh.com",
+    "umac-128-etm@openssh.com",
+)
+
+
+def _offered(wanted: tuple[str, ...], available: list[bytes]) -> list[str]:
+    """``wanted`` in order, keeping only what this asyncssh build implements."""
+    have = {a.decode() for a in available}
+    return [a for a in wanted if a in have]
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
-    """Every guard's number in one place (defaults from shared/notes/ssh-textual.md §7)."""
+    """Every guard's number in one place (defaults from shared/notes/ssh-textual.md §7 and
+    sshd's: MaxStartups 10:30:100, PerSourcePenalties, UnusedConnectionTimeout)."""
 
     max_sessions: int = 100
-    max_startups: int = 10  # concurrent unauthenticated connections (sshd MaxStartups)
-    per_source_per_minute: int = 30  # new connections per source address per minute
+    # Pre-auth (sshd MaxStartups start:rate:full): from ``startups_begin`` unauthenticated
+    # connections on, a new one is dropped with ``startups_rate`` % chance, rising linearly
+    # to certain at ``max_startups``.
+    startups_begin: int = 10
+    startups_rate: int = 30
+    max_startups: int = 100
+    per_source_startups: int = 4  # unauthenticated connections per source at once
+    per_source_per_minute: int = 60  # new connections per source address per minute
+    penalty_min: float = 15.0  # PerSourcePenalties: refuse once this much has accrued ...
+    penalty_max: float = 600.0  # ... for at most this long
+    max_refusing: int = 32  # refused connections told why at once (beyond: closed silently)
+    refuse_linger: float = 5.0  # a refused connection is closed after this at the latest
     max_auth_attempts: int = 6
     login_grace: float = 30.0
+    # Authenticated connections without a session (`ssh -N`): at most this many, this long.
+    max_unused: int = 20
+    unused_timeout: float = 60.0
     keepalive_interval: float = 30.0
     keepalive_count: int = 3
     idle_timeout: float = 30 * 60.0
     input_burst: int = 256 * 1024  # bytes a client may send at once (pastes)
     input_rate: int = 16 * 1024  # bytes per second sustained
+    key_burst: int = 200  # key/mouse events a client may send at once
+    key_rate: float = 40.0  # key/mouse events per second sustained (then reading pauses)
+    flood_drop: float = 10.0  # seconds of paused input within a minute before a drop
+    invite_tries: int = 5  # wrong invite codes per identity (guests: per address) ...
+    invite_window: float = 60.0  # ... per this many seconds
+    new_nicknames_per_hour: int = 10  # nicknames bound per source address per hour
+    nickname_expiry: float = 7 * 86400.0  # a key that never sat at a table loses its name
     output_buffer: int = 512 * 1024
     max_app_starts: int = 4
     app_start_timeout: float = 20.0
@@ -170,10 +220,24 @@ class SpeedwayServer:
         self.limits = limits or Limits()
         self.allow_guests = allow_guests
         self.players = players if players is not None else PlayerBook(data_dir)
-        self.unauthenticated = 0
         self.sessions: set[_Session] = set()
         self.app_sessions = 0
-        self._sources: OrderedDict[str, deque[float]] = OrderedDict()
+        lim = self.limits
+        self.admission = Admission(
+            startups_begin=lim.startups_begin,
+            startups_rate=lim.startups_rate,
+            max_startups=lim.max_startups,
+            per_source_startups=lim.per_source_startups,
+            per_source_per_minute=lim.per_source_per_minute,
+            penalty_min=lim.penalty_min,
+            penalty_max=lim.penalty_max,
+            clock=time.monotonic,
+        )
+        self.refusing = 0  # refused connections being told why
+        self.unused = 0  # authenticated connections without a session
+        self.invite_tries = Tries(lim.invite_tries, lim.invite_window, clock=time.monotonic)
+        self.told = Tries(1, 10.0, clock=time.monotonic)  # a source hears "refused" once a 10 s
+        self.new_nicknames = Tries(lim.new_nicknames_per_hour, 3600.0, clock=time.monotonic)
         self._startups: asyncio.Semaphore | None = None
         self._listener: Any = None
         self._watchdog: asyncio.Task[None] | None = None
@@ -198,6 +262,8 @@ class SpeedwayServer:
             keepalive_interval=lim.keepalive_interval,
             keepalive_count_max=lim.keepalive_count,
             encryption_algs=list(_SAFE_ALGS),
+            kex_algs=_offered(_KEX_ALGS, asyncssh.kex.get_kex_algs()),
+            mac_algs=_offered(_MAC_ALGS, asyncssh.mac.get_mac_algs()),
             compression_algs=None,
             gss_host=None,
             agent_forwarding=False,
@@ -217,26 +283,17 @@ class SpeedwayServer:
 
     # ------------------------------------------------------------ pre-auth guards
 
-    def admit(self, addr: str) -> str | None:
-        """Why a new connection from ``addr`` is refused, or None to let it in."""
+    @property
+    def unauthenticated(self) -> int:
+        """Connections admitted that have not finished authentication."""
+        return self.admission.pending
+
+    def admit(self, addr: str) -> Refusal | None:
+        """Why a new connection from ``addr`` is refused, or None to let it in (counted as
+        unauthenticated until `Admission.release`)."""
         if self.closing:
-            return "shutting_down"
-        now = time.monotonic()
-        hits = self._sources.get(addr)
-        if hits is None:
-            hits = self._sources[addr] = deque()
-            while len(self._sources) > 4096:  # bounded memory: forget the oldest source
-                self._sources.popitem(last=False)
-        else:
-            self._sources.move_to_end(addr)
-        while hits and now - hits[0] > 60.0:
-            hits.popleft()
-        if len(hits) >= self.limits.per_source_per_minute:
-            return "rate_limited"
-        hits.append(now)
-        if self.unauthenticated >= self.limits.max_startups:
-            return "too_many_unauthenticated"
-        return None
+            return Refusal("shutting_down", 60)
+        return self.admission.admit(addr)
 
     async def _watch_idle(self) -> None:
         period = max(0.05, min(30.0, self.limits.idle_timeout / 4))
@@ -273,15 +330,22 @@ class SpeedwayServer:
 
 
 class _Connection(asyncssh.SSHServer):
-    """One TCP connection: admission, authentication, identity, one session at most."""
+    """One TCP connection: admission, authentication, identity, one session at most.
+
+    A refused connection is not simply closed: it is told why and when to retry in an auth
+    banner and the disconnect reason (what OpenSSH prints), then closed within
+    ``refuse_linger``; beyond ``max_refusing`` such connections at once, it is closed at once.
+    """
 
     def __init__(self, server: SpeedwayServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.peer = "?"
+        self.addr = "?"
         self.authed = False
         self.counted = False
-        self.refused: str | None = None
+        self.refused: Refusal | None = None
+        self.refusing = False
         self.attempts = 0
         self.key: asyncssh.SSHKey | None = None
         self.guest = False
@@ -289,34 +353,109 @@ class _Connection(asyncssh.SSHServer):
         self.identity_id = ""
         self.sessions = 0
         self.started = time.monotonic()
+        self._timer: asyncio.TimerHandle | None = None
+        self._unused = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
+        self.addr = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
-        reason = self.server.admit(str(peer[0]))
+        refusal = self.server.admit(self.addr)
         client = clean_for_log(str(conn.get_extra_info("client_version") or ""))
-        if reason is not None:
-            self.refused = reason
-            log.warning("event=refused peer=%s reason=%s", self.peer, reason)
-            asyncio.get_running_loop().call_soon(conn.close)
+        loop = asyncio.get_running_loop()
+        if refusal is not None:
+            self.refused = refusal
+            log.warning(
+                "event=refused peer=%s reason=%s retry=%d",
+                self.peer,
+                refusal.reason,
+                refusal.retry_after,
+            )
+            told = self.server.told
+            key = source_of(self.addr)
+            if self.server.refusing >= self.server.limits.max_refusing or told.wait(key):
+                loop.call_soon(conn.abort)  # told recently (or too many): no handshake at all
+            else:
+                told.hit(key)
+                self.server.refusing += 1
+                self.refusing = True
+                self._timer = loop.call_later(self.server.limits.refuse_linger, conn.abort)
             return
-        self.server.unauthenticated += 1
         self.counted = True
         log.info("event=connect peer=%s client=%s", self.peer, client or "-")
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.counted and not self.authed:
-            self.server.unauthenticated -= 1
+    def _release(self, offence: str | None) -> None:
+        if self.counted:
             self.counted = False
-            if self.refused is None:
-                log.warning(
-                    "event=auth_failure peer=%s user=%s attempts=%d reason=%s",
-                    self.peer,
-                    clean_for_log(self.username) or "-",
-                    self.attempts,
-                    clean_for_log(str(exc)) if exc else "closed",
-                )
+            self.server.admission.release(self.addr, offence)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _set_unused(self, unused: bool) -> None:
+        """Count this connection among those without a session (and time it out)."""
+        if unused == self._unused:
+            return
+        self._unused = unused
+        self._cancel_timer()
+        if not unused:
+            self.server.unused -= 1
+            return
+        self.server.unused += 1
+        lim = self.server.limits
+        if self.server.unused > lim.max_unused:
+            self._disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "Speedway: too many connections without a session are open; "
+                "please try again in 60 s.",
+                "unused_cap",
+            )
+            return
+        self._timer = asyncio.get_running_loop().call_later(
+            lim.unused_timeout,
+            self._disconnect,
+            asyncssh.DISC_BY_APPLICATION,
+            f"Speedway: no session was opened within {lim.unused_timeout:g} s; goodbye.",
+            "unused_timeout",
+        )
+
+    def _disconnect(self, code: int, reason: str, word: str) -> None:
+        log.info("event=disconnecting peer=%s reason=%s", self.peer, word)
+        if self.conn is not None:
+            self.conn.disconnect(code, reason)
+
+    def session_ended(self) -> None:
+        self.sessions -= 1
+        if self.sessions <= 0 and self.authed and not self.server.closing:
+            self._set_unused(True)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timer()
+        if self.refusing:
+            self.refusing = False
+            self.server.refusing -= 1
+        if self._unused:
+            self._unused = False
+            self.server.unused -= 1
+        if self.counted and not self.authed:
+            if self.username:
+                offence = "authfail"
+            elif time.monotonic() - self.started >= self.server.limits.login_grace * 0.9:
+                offence = "grace"
+            else:
+                offence = "noauth"
+            self._release(offence)
+            log.warning(
+                "event=auth_failure peer=%s user=%s attempts=%d penalty=%s reason=%s",
+                self.peer,
+                clean_for_log(self.username) or "-",
+                self.attempts,
+                offence,
+                clean_for_log(str(exc)) if exc else "closed",
+            )
         if self.refused is None:
             log.info(
                 "event=disconnect peer=%s identity=%s seconds=%.1f reason=%s",
@@ -327,15 +466,28 @@ class _Connection(asyncssh.SSHServer):
             )
 
     def begin_auth(self, username: str) -> bool:
+        if self.refused is not None and self.conn is not None:
+            # The one line a refused client reads: OpenSSH prints the banner and the reason.
+            message = self.refused.message
+            self.conn.send_auth_banner(message + "\r\n")
+            asyncio.get_running_loop().call_soon(
+                self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, message
+            )
+            return True
         self.username = username
         return True
 
     def _count_attempt(self) -> bool:
+        if self.refused is not None:
+            return False
         self.attempts += 1
         if self.attempts > self.server.limits.max_auth_attempts:
-            self.refused = None
             if self.conn is not None:
-                asyncio.get_running_loop().call_soon(self.conn.close)
+                asyncio.get_running_loop().call_soon(
+                    self.conn.disconnect,
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    "Speedway: too many authentication attempts.",
+                )
             return False
         return True
 
@@ -359,7 +511,7 @@ class _Connection(asyncssh.SSHServer):
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return self.server.allow_guests
+        return self.server.allow_guests and self.refused is None
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         if not self.server.allow_guests or not self._count_attempt():
@@ -370,20 +522,20 @@ class _Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authed = True
-        if self.counted:
-            self.server.unauthenticated -= 1
-            self.counted = False
+        self._release(None)
         if self.key is not None and not self.guest:
             self.identity_id = self.key.get_fingerprint("sha256")
         else:
             self.guest = True
             self.identity_id = "guest:" + secrets.token_hex(6)
         log.info("event=auth peer=%s identity=%s guest=%s", self.peer, self.identity_id, self.guest)
+        self._set_unused(True)
 
     def session_requested(self) -> Any:
         if not self.authed or self.sessions >= 1:
             return False  # one session per connection (sshd MaxSessions 1)
         self.sessions += 1
+        self._set_unused(False)
         return _Session(self)
 
 
@@ -473,9 +625,13 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.counted_app = False
         self.drop_reason: str | None = None
         self.drop_message: str | None = None
-        self._tokens = float(self.server.limits.input_burst)
-        self._token_time = time.monotonic()
+        lim = self.server.limits
+        self._bytes = Bucket(rate=lim.input_rate, burst=lim.input_burst, clock=time.monotonic)
+        self._keys = Bucket(rate=lim.key_rate, burst=lim.key_burst, clock=time.monotonic)
         self._dropped_input = 0
+        self._reading_paused = False
+        self._pauses: deque[tuple[float, float]] = deque()  # (when, seconds) in the last minute
+        self.key_events = 0
         self._writable = asyncio.Event()
         self._writable.set()
 
@@ -518,28 +674,56 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         now = time.monotonic()
-        lim = self.server.limits
-        self._tokens = min(
-            lim.input_burst, self._tokens + (now - self._token_time) * lim.input_rate
-        )
-        self._token_time = now
-        if len(data) > self._tokens:
+        if self._bytes.spend(len(data)) > 0:
+            self._bytes.spend(-len(data))  # refused bytes cost nothing
             if self._dropped_input == 0:
                 log.warning("event=input_rate_limited peer=%s", self.conn.peer)
             self._dropped_input += len(data)
             return
-        self._tokens -= len(data)
         self.last_input = now
         if self.prompt is not None:
             self.prompt.feed(data)
         elif self.driver is not None:
             try:
-                self.driver.feed(data)
+                events = self.driver.feed(data)
             except Exception:
                 log.exception("event=session_error peer=%s where=input", self.conn.peer)
                 self.drop("error", "Something went wrong; please reconnect.")
+                return
+            self.key_events += events
+            pause = self._keys.spend(events)
+            if pause > 0:
+                self._slow_down(pause)
         elif len(self.pending_input) < 16 * 1024:
             self.pending_input += data
+
+    def _slow_down(self, pause: float) -> None:
+        """Input events beyond the budget: stop reading (SSH flow control holds the client's
+        keys back) until the budget is paid; paused too long within a minute: drop."""
+        if self._reading_paused or self.chan is None:
+            return
+        now = time.monotonic()
+        while self._pauses and now - self._pauses[0][0] > 60.0:
+            self._pauses.popleft()
+        self._pauses.append((now, pause))
+        if sum(p for _, p in self._pauses) > self.server.limits.flood_drop:
+            log.warning("event=input_flood peer=%s events=%d", self.conn.peer, self.key_events)
+            self.drop(
+                "flood",
+                "Your terminal sent keys faster than anyone can play, so this session ends; "
+                "your seat is kept.",
+            )
+            return
+        if len(self._pauses) == 1:
+            log.info("event=input_slowed peer=%s", self.conn.peer)
+        self._reading_paused = True
+        self.chan.pause_reading()
+        asyncio.get_running_loop().call_later(min(pause, 5.0), self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._reading_paused = False
+        if self.chan is not None and not self.chan.is_closing() and not self.ended:
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pw: int, ph: int) -> None:
         self.size = clamp_size(width, height)
@@ -645,7 +829,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             status = 1
         finally:
             self.exit(status)  # closes the channel after its data; the connection stays
-            self.conn.sessions -= 1
+            self.conn.session_ended()
 
     async def _interactive(self) -> int:
         self.server.app_sessions += 1
