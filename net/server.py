@@ -31,6 +31,7 @@ Must not: import tui, do rules, or write table files itself (that is `net.local_
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import contextvars
 import functools
@@ -44,6 +45,7 @@ import signal
 import stat
 import sys
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -56,7 +58,7 @@ from net.guards import Admission, Bucket, Refusal, Tries, source_of
 from net.hub import Identity
 from net.local_hub import LocalHub
 from net.players import PlayerBook
-from net.sanitize import clean_for_log, nickname_error
+from net.sanitize import NICK_MAX, clean_for_log, nickname_error, normalise_nickname
 from net.ssh_driver import SSHDriver, clamp_size
 
 __all__ = ["AppFactory", "Limits", "SpeedwayServer", "load_or_create_host_key", "serve"]
@@ -219,7 +221,11 @@ class SpeedwayServer:
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.allow_guests = allow_guests
-        self.players = players if players is not None else PlayerBook(data_dir)
+        self.players = (
+            players
+            if players is not None
+            else PlayerBook(data_dir, expiry=self.limits.nickname_expiry)
+        )
         self.sessions: set[_Session] = set()
         self.app_sessions = 0
         lim = self.limits
@@ -542,10 +548,19 @@ class _Connection(asyncssh.SSHServer):
 class SessionHub:
     """The hub as one SSH session sees it: every call goes to the shared hub, and the watches
     this session opened are closed when it ends (so its seats turn "away" even if the app
-    never closed them itself)."""
+    never closed them itself). Wrong invite codes are throttled per identity (guests, whose
+    identity is new on every connection: per source address), and sitting at a table marks
+    the key as having played (its nickname then never expires)."""
 
-    def __init__(self, hub: LocalHub) -> None:
+    def __init__(
+        self,
+        hub: LocalHub,
+        server: SpeedwayServer | None = None,
+        throttle_key: str = "",
+    ) -> None:
         self._hub = hub
+        self._server = server
+        self._throttle_key = throttle_key
         self._watches: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
@@ -557,6 +572,32 @@ class SessionHub:
         self._watches.append(w)
         return w
 
+    def _played(self, who: Identity) -> None:
+        if self._server is not None and not who.guest:
+            self._server.players.played(who.id)
+
+    async def create_table(self, spec: Any, who: Identity) -> str:
+        table_id: str = await self._hub.create_table(spec, who)
+        self._played(who)
+        return table_id
+
+    async def take_seat(self, table_id: str, seat: int, who: Identity) -> None:
+        await self._hub.take_seat(table_id, seat, who)
+        self._played(who)
+
+    async def join_private(self, code: str, who: Identity) -> str:
+        tries = self._server.invite_tries if self._server is not None else None
+        key = self._throttle_key or who.id
+        if tries is not None and (wait := tries.wait(key)):
+            raise ValueError(f"Too many wrong invite codes; try again in {wait} s.")
+        try:
+            table_id: str = await self._hub.join_private(code, who)
+        except ValueError:
+            if tries is not None:
+                tries.hit(key)
+            raise
+        return table_id
+
     async def close_watches(self) -> None:
         for w in self._watches:
             await w.close()
@@ -564,41 +605,48 @@ class SessionHub:
 
 
 class _LinePrompt:
-    """A one-line editor over raw PTY bytes (before any app runs): echo, backspace, Enter."""
+    """A one-line editor over raw PTY bytes (before any app runs): UTF-8 (invalid bytes are
+    dropped), echo, backspace, Enter. Escape sequences and control characters are swallowed;
+    only printable characters reach the line (and the echo), at most ``limit`` of them."""
 
     def __init__(self, write: Callable[[bytes], None], limit: int = 32) -> None:
         self._write = write
         self._limit = limit
         self._buf: list[str] = []
         self._escape = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
         self.done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
     def feed(self, data: bytes) -> None:
-        for byte in data:
+        for ch in self._decoder.decode(data):
             if self.done.done():
                 return
+            code = ord(ch)
             if self._escape == 1:
-                self._escape = 2 if byte in (0x5B, 0x4F) else 0  # CSI / SS3
+                self._escape = 2 if ch in "[O" else 0  # CSI / SS3
                 continue
             if self._escape == 2:
-                if 0x40 <= byte <= 0x7E:
+                if 0x40 <= code <= 0x7E:
                     self._escape = 0
                 continue
-            if byte == 0x1B:
+            if code == 0x1B:
                 self._escape = 1
-            elif byte in (0x0D, 0x0A):
+            elif code in (0x0D, 0x0A):
                 self._write(b"\r\n")
                 self.done.set_result("".join(self._buf))
-            elif byte in (0x03, 0x04):  # Ctrl+C, Ctrl+D
+            elif code in (0x03, 0x04):  # Ctrl+C, Ctrl+D
                 self._write(b"\r\n")
                 self.done.set_result(None)
-            elif byte in (0x7F, 0x08):
+            elif code in (0x7F, 0x08):
                 if self._buf:
-                    self._buf.pop()
-                    self._write(b"\b \b")
-            elif 0x20 < byte < 0x7F and len(self._buf) < self._limit:
-                self._buf.append(chr(byte))
-                self._write(bytes([byte]))
+                    gone = self._buf.pop()
+                    cols = 2 if unicodedata.east_asian_width(gone) in "WF" else 1
+                    self._write(b"\b" * cols + b" " * cols + b"\b" * cols)
+            elif ch.isprintable() and len(self._buf) < self._limit:
+                if unicodedata.category(ch)[0] == "M" and not self._buf:
+                    continue  # a combining mark with nothing to combine with
+                self._buf.append(ch)
+                self._write(ch.encode("utf-8"))
 
     def cancel(self) -> None:
         if not self.done.done():
@@ -870,18 +918,36 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if known is not None:
                 return Identity(id=conn.identity_id, nickname=known)
         self.line("Welcome to Speedway!" + (" (guest)" if conn.guest else ""))
+        source = source_of(conn.addr)
         for _ in range(5):
             answer = await self._ask(
-                "Choose a nickname (letters, digits, '.', '_', '-'; up to 16): "
+                f"Choose a nickname (letters and digits of any script, '.', '_', '-'; "
+                f"up to {NICK_MAX}): "
             )
             if answer is None or self.ended:
                 return None
-            nick = answer.strip()
+            nick, notes = normalise_nickname(answer)
             error = nickname_error(nick)
+            if error is None and notes:
+                # Something was dropped or changed: show it before anything is bound.
+                self.line(f"Your nickname would be {nick} ({'; '.join(notes)}).")
+                sure = await self._ask(f"Use {nick}? (y/n): ")
+                if sure is None or self.ended:
+                    return None
+                if sure.strip().lower() not in ("y", "yes"):
+                    continue
             if error is None and conn.guest and book.is_taken(nick):
                 error = f"The nickname {nick} belongs to a player with a key; choose another."
             if error is None and not conn.guest:
+                wait = self.server.new_nicknames.wait(source)
+                if wait:
+                    self.line(
+                        f"Too many new nicknames came from your address; try again in {wait} s."
+                    )
+                    return None
                 error = book.bind(conn.identity_id, nick)
+                if error is None:
+                    self.server.new_nicknames.hit(source)
             if error is None:
                 log.info("event=nickname identity=%s nickname=%s", conn.identity_id, nick)
                 return Identity(id=conn.identity_id, nickname=nick, guest=conn.guest)
@@ -901,7 +967,9 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         driver_class = functools.partial(
             SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=first_frame.set
         )
-        hub = SessionHub(self.server.hub)
+        conn = self.conn
+        throttle = f"addr:{source_of(conn.addr)}" if conn.guest else conn.identity_id
+        hub = SessionHub(self.server.hub, self.server, throttle)
         async with self.server.startups:  # at most N apps starting at once (pitfall 12)
             if self.ended or self.server.closing:
                 return 1

@@ -246,3 +246,42 @@ async def test_ssh_dash_n_connections_are_capped_and_time_out(start, caplog):  #
     await asyncio.sleep(0.8)
     assert not term.closed.is_set()
     conn.close()
+
+
+async def test_wrong_invite_codes_are_throttled_and_playing_keeps_the_name(tmp_path):
+    from net.hub import Identity, SeatSpec, TableSpec
+    from net.local_hub import LocalHub
+    from net.server import Limits, SessionHub, SpeedwayServer, load_or_create_host_key
+    from tests.fakegame import GAME as DASH
+    from tests.net.mini_app import make_app
+
+    hub = LocalHub(tmp_path, bot_delay=0.0, games={"dash": DASH}, lobby_interval=0.0)
+    server = SpeedwayServer(
+        hub,
+        make_app,
+        host_key=load_or_create_host_key(tmp_path),
+        data_dir=tmp_path,
+        limits=Limits(invite_tries=3, invite_window=60.0),
+    )
+    ann = Identity(id="fp-ann", nickname="Ann")
+    eve = Identity(id="fp-eve", nickname="Eve")
+    spec = TableSpec(
+        game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")], private=True
+    )
+    assert server.players.bind(ann.id, "Ann") is None
+    assert not server.players._names[ann.id].played
+    table_id = await SessionHub(hub, server, ann.id).create_table(spec, ann)
+    assert server.players._names[ann.id].played  # sat at a table: the name never expires
+    code = hub.invite_code(table_id, ann)
+    guesser = SessionHub(hub, server, eve.id)
+    tried = 0
+    for guess in ("AAAAAA", "BBBBBB", "CCCCCC"):
+        tried += 1
+        with pytest.raises(ValueError, match="No table has that invite code"):
+            await guesser.join_private(guess, eve)
+    with pytest.raises(ValueError, match="Too many wrong invite codes; try again in"):
+        await guesser.join_private(code, eve)  # even the right code waits now
+    print(f"invite guesses: {tried} wrong, then throttled")
+    other = Identity(id="fp-bob", nickname="Bob")  # someone else is not affected
+    assert await SessionHub(hub, server, other.id).join_private(code, other) == table_id
+    await hub.close()
