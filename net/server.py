@@ -39,7 +39,6 @@ import gc
 import io
 import logging
 import os
-import re
 import secrets
 import signal
 import stat
@@ -58,6 +57,7 @@ from net.guards import Admission, Bucket, Refusal, Tries, source_of
 from net.hub import Identity
 from net.local_hub import LocalHub
 from net.players import PlayerBook
+from net.replay_access import ReplayAccess
 from net.sanitize import NICK_MAX, clean_for_log, nickname_error, normalise_nickname
 from net.ssh_driver import SSHDriver, clamp_size
 
@@ -69,7 +69,6 @@ AppFactory = Callable[..., Any]
 """``app_factory(hub=, identity=, driver_class=, data_dir=) -> textual.app.App``."""
 
 SERVER_VERSION = "Server"  # neutral: no software name or version on the wire
-_REPLAY_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
 _SAFE_ALGS = (
     "aes256-gcm@openssh.com",
     "aes128-gcm@openssh.com",
@@ -221,6 +220,7 @@ class SpeedwayServer:
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.allow_guests = allow_guests
+        self.access = ReplayAccess(data_dir)
         self.players = (
             players
             if players is not None
@@ -1025,13 +1025,14 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     async def _exec(self, command: str) -> int:
         words = command.split()
         log.info("event=exec peer=%s command=%s", self.conn.peer, clean_for_log(command))
+        who = self.conn.identity_id
         if words == ["replays"]:
-            for line in _replay_lines(self.server.data_dir):
+            for line in _replay_lines(self.server.access, who):
                 self.line(line)
             return 0
         if len(words) == 2 and words[0] == "replay":
             replay_id = words[1]
-            path = _replay_path(self.server.data_dir, replay_id)
+            path = self.server.access.path(replay_id, who)  # not allowed == not there
             if path is None:
                 self.line(f"speedway: there is no replay called {clean_for_log(replay_id)}.")
                 return 2
@@ -1055,24 +1056,9 @@ def _quiet_console() -> Any:
     return Console(file=io.StringIO(), markup=False, highlight=False)
 
 
-def _replays_dir(data_dir: Path | None) -> Path | None:
-    return None if data_dir is None else Path(data_dir) / "replays"
-
-
-def _replay_path(data_dir: Path | None, replay_id: str) -> Path | None:
-    folder = _replays_dir(data_dir)
-    if folder is None or not _REPLAY_ID.match(replay_id):
-        return None
-    path = folder / f"{replay_id.removesuffix('.replay')}.replay"
-    return path if path.is_file() else None
-
-
-def _replay_lines(data_dir: Path | None) -> list[str]:
-    """``ssh HOST replays``: one line per finished game, newest first."""
-    from replays.store import list_replays
-
-    folder = _replays_dir(data_dir)
-    infos = [i for i in list_replays(folder) if i.finished] if folder is not None else []
+def _replay_lines(access: ReplayAccess, identity: str) -> list[str]:
+    """``ssh HOST replays``: one line per finished game ``identity`` may see, newest first."""
+    infos = [i for i in access.visible(identity) if i.finished]
     if not infos:
         return ["No finished games yet."]
     lines = [
