@@ -673,6 +673,9 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.counted_app = False
         self.drop_reason: str | None = None
         self.drop_message: str | None = None
+        self.eof = False  # the client closed its input: leave quietly
+        self._starting = False  # the app runs but has not drawn its first frame
+        self._exit_pending = False
         lim = self.server.limits
         self._bytes = Bucket(rate=lim.input_rate, burst=lim.input_burst, clock=time.monotonic)
         self._keys = Bucket(rate=lim.key_rate, burst=lim.key_burst, clock=time.monotonic)
@@ -680,6 +683,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._reading_paused = False
         self._pauses: deque[tuple[float, float]] = deque()  # (when, seconds) in the last minute
         self.key_events = 0
+        self.keys_discarded = 0  # input bytes dropped unparsed while over the key budget
         self._writable = asyncio.Event()
         self._writable.set()
 
@@ -732,6 +736,13 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.prompt is not None:
             self.prompt.feed(data)
         elif self.driver is not None:
+            debt = self._keys.spend(0)
+            if debt > 0:
+                # Still over the key budget (bytes that queued up while reading was paused):
+                # discarded unparsed, so a flood costs the loop almost nothing.
+                self.keys_discarded += len(data)
+                self._slow_down(debt)
+                return
             try:
                 events = self.driver.feed(data)
             except Exception:
@@ -753,8 +764,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         now = time.monotonic()
         while self._pauses and now - self._pauses[0][0] > 60.0:
             self._pauses.popleft()
-        self._pauses.append((now, pause))
-        if sum(p for _, p in self._pauses) > self.server.limits.flood_drop:
+        if sum(p for _, p in self._pauses) >= self.server.limits.flood_drop:
             log.warning("event=input_flood peer=%s events=%d", self.conn.peer, self.key_events)
             self.drop(
                 "flood",
@@ -762,11 +772,13 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 "your seat is kept.",
             )
             return
+        pause = min(pause, 5.0)
+        self._pauses.append((now, pause))
         if len(self._pauses) == 1:
             log.info("event=input_slowed peer=%s", self.conn.peer)
         self._reading_paused = True
         self.chan.pause_reading()
-        asyncio.get_running_loop().call_later(min(pause, 5.0), self._resume_reading)
+        asyncio.get_running_loop().call_later(pause, self._resume_reading)
 
     def _resume_reading(self) -> None:
         self._reading_paused = False
@@ -782,6 +794,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # `ssh HOST replays </dev/null` sends EOF at once: keep the channel half-open so the
         # output still goes out (returning False would close it under the command).
         if self.command is None:
+            self.eof = True
             self._end_app()
         return True
 
@@ -840,6 +853,11 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.prompt is not None:
             self.prompt.cancel()
         app = self.app
+        if app is not None and self._starting:
+            # Exiting an app before its first frame tears screens down half-built (a query
+            # then fails in a screen's mount); end it as soon as it has drawn once.
+            self._exit_pending = True
+            return
         if app is not None:
             with contextlib.suppress(Exception):
                 app.exit()
@@ -887,6 +905,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if identity is None:
                 if self.drop_message:
                     self.line(self.drop_message)
+                elif self.eof:
+                    self.line("Goodbye.")
                 return 0
             return await self._run_app(identity)
         finally:
@@ -964,13 +984,22 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 data, self.pending_input = bytes(self.pending_input), bytearray()
                 asyncio.get_running_loop().call_soon(driver.feed, data)
 
+        def shown() -> None:
+            first_frame.set()
+            self._starting = False
+            if self._exit_pending:  # the client left while the app was starting: end it now
+                self._end_app()
+
         driver_class = functools.partial(
-            SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=first_frame.set
+            SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=shown
         )
         conn = self.conn
         throttle = f"addr:{source_of(conn.addr)}" if conn.guest else conn.identity_id
         hub = SessionHub(self.server.hub, self.server, throttle)
         async with self.server.startups:  # at most N apps starting at once (pitfall 12)
+            if self.eof:  # input ended before the app began: nothing to start
+                self.line("Goodbye.")
+                return 0
             if self.ended or self.server.closing:
                 return 1
             app = self.server.app_factory(
@@ -987,6 +1016,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # Pitfall 11: no Rich traceback on the server's stderr; one log line instead.
             app.error_console = _quiet_console()
             self.app = app
+            self._starting = True
             run = asyncio.get_running_loop().create_task(
                 app.run_async(size=self.size, mouse=True), context=contextvars.Context()
             )
@@ -997,6 +1027,10 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 return_when=asyncio.FIRST_COMPLETED,
             )
             waiter.cancel()
+            if self._starting:  # no first frame within the start timeout (or it ended)
+                self._starting = False
+                if self._exit_pending:
+                    self._end_app()
         try:
             await run
         finally:
@@ -1005,6 +1039,15 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.driver.restore_terminal()
             self.app = None
         error = getattr(app, "_exception", None)
+        if error is not None and (self.eof or self.drop_reason is not None):
+            # The client had already left (EOF) or was being dropped: an error from a screen
+            # torn down half-built is part of leaving, not a failure to report to them.
+            log.info(
+                "event=app_error_while_leaving peer=%s error=%s",
+                self.conn.peer,
+                clean_for_log(f"{type(error).__name__}: {error}", 200),
+            )
+            error = None
         if error is not None:
             log.error(
                 "event=app_error peer=%s identity=%s error=%s",
@@ -1016,6 +1059,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return 1
         if self.drop_message:
             self.line(self.drop_message)
+        elif self.eof:
+            self.line("Goodbye.")
         else:
             self.line("Thanks for playing Speedway.")
         return 0

@@ -285,3 +285,53 @@ async def test_wrong_invite_codes_are_throttled_and_playing_keeps_the_name(tmp_p
     other = Identity(id="fp-bob", nickname="Bob")  # someone else is not affected
     assert await SessionHub(hub, server, other.id).join_private(code, other) == table_id
     await hub.close()
+
+
+async def test_a_key_flood_is_slowed_then_dropped_with_a_sentence(start):  # noqa: F811
+    from tests.net.test_server import join
+
+    server = await start(key_rate=50.0, key_burst=20, flood_drop=2.0)
+    conn, term = await join(server, KEY_A, "Ann")
+    await term.wait_for("HELLO Ann")
+    other_conn, other = await join(server, KEY_B, "Bob")
+    await other.wait_for("HELLO Bob")
+    (session,) = [
+        s for s in server.sessions if s.conn.identity_id == KEY_A.get_fingerprint("sha256")
+    ]
+    sent = 0
+    t0 = time.monotonic()
+    while not term.closed.is_set() and time.monotonic() - t0 < 8.0:
+        term.send("\x1b[A\x1b[B" * 50)  # 100 key events a write, far above 50/s
+        sent += 100
+        await asyncio.sleep(0.02)
+    await term.wait_for("sent keys faster than anyone can play", within=5)
+    seconds = time.monotonic() - t0
+    print(
+        f"key flood: {sent} events sent, {session.key_events} parsed, "
+        f"{session.keys_discarded} bytes discarded unparsed, dropped after {seconds:.1f} s"
+    )
+    assert session.key_events < sent / 4  # the rest were held back, then discarded unparsed
+    assert len(session._pauses) >= 2  # slowed first (at least once), then dropped
+    assert 1.0 < seconds < 6.0
+    # the other player was never affected
+    other.send("q")
+    assert await other.wait_closed() == 0
+    conn.close()
+    other_conn.close()
+
+
+async def test_typing_at_a_human_pace_is_never_slowed(start):  # noqa: F811
+    from tests.net.test_server import join
+
+    server = await start(key_rate=40.0, key_burst=200, flood_drop=1.0)
+    conn, term = await join(server, KEY_A, "Ann")
+    await term.wait_for("HELLO Ann")
+    (session,) = server.sessions
+    for _ in range(60):  # a held arrow key at 30/s for 2 s
+        term.send("\x1b[B")
+        await asyncio.sleep(1 / 30)
+    await asyncio.sleep(0.2)
+    assert session.key_events == 60
+    assert not session._pauses
+    assert not term.closed.is_set()
+    conn.close()
