@@ -212,15 +212,17 @@ def clean_chat(raw: str) -> str:
                 out.append(" ")
             continue
         cat = unicodedata.category(ch)
+        if cat[0] not in _CHAT_OK:
+            continue  # dropped: it neither carries marks nor ends a run of them
         if cat[0] == "M":
             if not out or marks >= MAX_MARKS:
                 continue
             marks += 1
         else:
             marks = 0
-        if cat[0] in _CHAT_OK:
-            out.append(ch)
-    return "".join(out).strip()[:CHAT_MAX]
+        out.append(ch)
+    # NFC again: dropping a control can bring a mark next to a letter it now composes with.
+    return unicodedata.normalize("NFC", "".join(out)).strip()[:CHAT_MAX]
 
 
 def clean_for_log(raw: str, limit: int = 80) -> str:

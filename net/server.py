@@ -622,6 +622,8 @@ class _LinePrompt:
             if self.done.done():
                 return
             code = ord(ch)
+            if self._escape and code < 0x20:
+                self._escape = 0  # a control character ends a broken escape (ECMA-48): act on it
             if self._escape == 1:
                 self._escape = 2 if ch in "[O" else 0  # CSI / SS3
                 continue

@@ -119,6 +119,7 @@ class SSHDriver(Driver):
         self._on_first_frame = on_first_frame
         self.bytes_out = 0
         self.coalesced = 0  # input events dropped as repeats of one still queued
+        self.parse_errors = 0  # malformed input the parser choked on (dropped, session goes on)
         self._last_key: str | None = None
         if on_attach is not None:
             on_attach(self)
@@ -163,14 +164,18 @@ class SSHDriver(Driver):
         text = self._decoder.decode(data)
         if not text:
             return 0
-        count = 0
         try:
-            for message in parser.feed(text):
-                count += 1
-                self._deliver(message)
-        except Exception:  # a parser bug must end this session only, via the barrier
-            self.disable_input()
-            raise
+            messages = list(parser.feed(text))
+        except Exception:
+            # Textual's parser raises on some malformed sequences (``ESC [ 2 : B``, found by
+            # atheris) and is dead afterwards: start a fresh one and drop the bad bytes; the
+            # session goes on.
+            self.parse_errors += 1
+            self._new_parser()
+            messages = []
+        for message in messages:
+            self._deliver(message)
+        count = len(messages)
         if self._tick_handle is not None:
             self._tick_handle.cancel()
         self._tick_handle = self._loop.call_later(ESCAPE_DELAY + 0.01, self._tick)
@@ -200,8 +205,21 @@ class SSHDriver(Driver):
         parser = self._parser
         if parser is None or not self._input:
             return
-        for message in parser.tick():
+        try:
+            messages = list(parser.tick())
+        except Exception:
+            self.parse_errors += 1
+            self._new_parser()
+            return
+        for message in messages:
             self._deliver(message)
+
+    def _new_parser(self) -> None:
+        old, self._parser = self._parser, XTermParser(debug=False)
+        if old is not None:
+            with contextlib.suppress(Exception):
+                old._tokens.clear()
+                old._gen.close()
 
     def resize(self, width: int, height: int) -> None:
         w, h = clamp_size(width, height)
