@@ -10,7 +10,7 @@ session, sshd-style:
 * pre-auth (`net.guards.Admission`): sshd's MaxStartups start:rate:full random early drop,
   a per-source cap on unauthenticated connections, per-source penalties for failed,
   abandoned and grace-exceeding logins, a per-source connection rate; a refused client reads
-  why and when to retry (auth banner + disconnect reason); a login grace time, an
+  why and when to retry (the disconnect reason, one line); a login grace time, an
   auth-attempt cap; KEX, MAC and cipher lists that ssh-audit passes; a neutral version string;
   no agent, X11, TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line
   editor off);
@@ -338,8 +338,8 @@ class SpeedwayServer:
 class _Connection(asyncssh.SSHServer):
     """One TCP connection: admission, authentication, identity, one session at most.
 
-    A refused connection is not simply closed: it is told why and when to retry in an auth
-    banner and the disconnect reason (what OpenSSH prints), then closed within
+    A refused connection is not simply closed: it is told why and when to retry in the
+    disconnect reason (OpenSSH prints it as one line), then closed within
     ``refuse_linger``; beyond ``max_refusing`` such connections at once, it is closed at once.
     """
 
@@ -473,9 +473,9 @@ class _Connection(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         if self.refused is not None and self.conn is not None:
-            # The one line a refused client reads: OpenSSH prints the banner and the reason.
+            # The one line a refused client reads: OpenSSH prints the disconnect reason
+            # ("Received disconnect from HOST port P:12: Speedway: ...; try again in N s.").
             message = self.refused.message
-            self.conn.send_auth_banner(message + "\r\n")
             asyncio.get_running_loop().call_soon(
                 self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, message
             )

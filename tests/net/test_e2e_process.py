@@ -373,3 +373,36 @@ async def test_sigkill_at_moments_during_three_tables_loses_no_acknowledged_step
     )
     assert lost == 0
     assert steps > 0
+
+
+def _openssh_refused(port: int, tmp: Path) -> subprocess.CompletedProcess:
+    key = tmp / "id_refused"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True, timeout=30
+    )
+    argv = [
+        "ssh", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-i", str(key),
+        "127.0.0.1", "replays",
+    ]  # fmt: skip
+    return subprocess.run(
+        argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20
+    )
+
+
+async def test_openssh_prints_why_a_connection_was_refused_and_when_to_retry(servers, tmp_path):
+    import socket
+
+    _need_openssh()
+    server = servers("--limit", "per_source_startups=1")
+    squat = socket.create_connection(("127.0.0.1", server.port), timeout=T)  # holds the slot
+    try:
+        await asyncio.sleep(0.3)
+        run = await asyncio.to_thread(_openssh_refused, server.port, tmp_path)
+    finally:
+        squat.close()
+    print(f"OpenSSH client was told: {run.stderr.strip()!r}")
+    assert run.returncode != 0
+    assert "Your address already has too many logins in progress" in run.stderr
+    assert "please try again in 10 s" in run.stderr
+    assert run.stderr.count("too many logins in progress") == 1  # one line, said once

@@ -128,3 +128,38 @@ async def test_new_nicknames_per_address_are_throttled(start):  # noqa: F811
     await asyncio.wait_for(term.closed.wait(), 10)
     conn.close()
     assert len(server.players) == 2
+
+
+async def test_escape_sequences_in_nickname_and_chat_never_reach_another_session_raw(start):  # noqa: F811
+    from net.hub import Identity
+
+    server = await start()
+    conn, term = await join(server, KEY_A, "Ann")
+    await term.wait_for("HELLO Ann")
+    term.send("c")
+    await term.wait_for("TABLE state=")
+    (table_id,) = list(server.hub._rooms)
+    hostile = Identity(id="ssh:eve", nickname="\x1b]0;pwned\x07Eve\u202e")
+    payloads = [
+        "\x1b]0;pwned\x07title",
+        "\x1b]52;c;ZXZpbA==\x07clip",
+        "\x1b[2J\x1b[31mred",
+        "\x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x1b\\",
+        "\u202eboom\u2066",
+        "[link=https://evil.example/]markup[/link]",
+    ]
+    sent = 0
+    for text in payloads:
+        await server.hub.chat(table_id, hostile, text)
+        sent += 1
+        await term.wait_for("CHAT ")
+        server.hub._rooms[table_id].chat_times.clear()  # (not testing the rate limit here)
+    await term.wait_for("markup")
+    out = term.out
+    for raw in (b"\x1b]0;pwned", b"\x1b]52;", b"\x1b]8;;https://evil", b"\x1b[31mred"):
+        assert raw not in out
+    assert "\u202e".encode() not in out
+    assert "\u2066".encode() not in out
+    assert "CHAT 0pwnedEve: " in term.text  # the nickname, cleaned
+    print(f"hostile chat: {sent} payloads sent, 0 escape sequences reached the other screen")
+    conn.close()
