@@ -4,7 +4,8 @@ Owns the SSH side of the hub (DESIGN.md "Table, hub, server"; STYLE.md #13-16): 
 (generated once into ``DATA/keys/``, 0600, never silently replaced), identity (the client key's
 SHA-256 fingerprint, bound after auth, plus a nickname chosen on the first visit), guests
 (``--allow-guests``: keyboard-interactive without a password, no seat reservation), the
-non-interactive commands ``replays`` and ``replay ID``, and the chain of guards around each
+non-interactive commands ``replays`` and ``replay ID`` (a private table's replay only for its
+players and invitees, `net.replay_access`), and the chain of guards around each
 session, sshd-style:
 
 * pre-auth (`net.guards.Admission`): sshd's MaxStartups start:rate:full random early drop,
