@@ -42,7 +42,7 @@ fuzz: $(STAMP)
 	else echo "atheris could not be installed here: only the hypothesis long runs above were made"; fi
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	SPEEDWAY_BENCH_QUICK=$(QUICK) $(BIN)/python -m bench $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

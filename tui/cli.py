@@ -51,7 +51,30 @@ data_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """The README's promise: a bad argument is one line on stderr (``speedway: ...``) and exit
+    code 2 — not click's usage block."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as err:  # `speedway` alone: the help
+            click.echo(err.ctx.get_help() if err.ctx is not None else str(err))
+            sys.exit(2)
+        except click.UsageError as err:
+            message = err.format_message()
+            _fail(message if message.endswith(".") else message + ".")
+        except click.ClickException as err:
+            click.echo(f"speedway: {err.format_message()}", err=True)
+            sys.exit(err.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", "-V", prog_name="speedway")
 def main() -> None:
     """Speedway: Go 500, Cthulhu 500 and NASCAR Champions in your terminal."""
@@ -161,6 +184,7 @@ def replay(file: Path, verify: bool, print_: bool, export: str | None, data: Pat
     show_default=True,
     help="Seconds a player has for each decision before their seat's bot makes it (0: no limit).",
 )
+@click.option("--bench-hooks", is_flag=True, hidden=True, help="Load benchmark only.")
 @data_option
 def serve(
     host: str,
@@ -168,12 +192,29 @@ def serve(
     max_sessions: int,
     allow_guests: bool,
     turn_timer: float,
+    bench_hooks: bool,
     data: Path | None,
 ) -> None:
     """Run the SSH server: players join with `ssh -p PORT HOST`."""
     from net.server import serve as run_server
 
     _preload_screens()
+    limits = None
+    if bench_hooks:
+        from net.server import Limits
+
+        # The load generator connects every client from 127.0.0.1: the per-source guards (the
+        # connection rate, unauthenticated connections per source, penalties, new nicknames per
+        # hour) would refuse it, and it logs in many at once; every other guard stays as deployed.
+        many = 1_000_000
+        limits = Limits(
+            per_source_per_minute=many,
+            per_source_startups=many,
+            startups_begin=many,
+            max_startups=many,
+            penalty_min=1e12,
+            new_nicknames_per_hour=many,
+        )
     run_server(
         host=host,
         port=port,
@@ -182,6 +223,8 @@ def serve(
         allow_guests=allow_guests,
         app_factory=ssh_app_factory,
         turn_timer=turn_timer or None,
+        bench_hooks=bench_hooks,
+        limits=limits,
     )
 
 
@@ -200,15 +243,39 @@ def _preload_screens() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def ssh_app_factory(*, hub: Any, identity: Any, driver_class: Any, data_dir: Path | None) -> Any:
-    """One app per SSH session, injected into net.server (net never imports tui)."""
-    from tui.app import OpenLobby, SpeedwayApp
+def ssh_app_factory(
+    *,
+    hub: Any,
+    identity: Any,
+    driver_class: Any,
+    data_dir: Path | None,
+    start: str | None = None,
+) -> Any:
+    """One app per SSH session, injected into net.server (net never imports tui).
 
+    ``start`` (load benchmark only, `speedway serve --bench-hooks`): ``watch:TABLE`` opens that
+    table as a spectator, ``create:GAME:BOT,BOT,...`` creates a table of bots and watches it.
+    """
+    from tui.app import OpenLobby, OpenTable, SpeedwayApp, StartTable
+
+    first: Any = OpenLobby()
+    if start is not None:
+        kind, _, rest = start.partition(":")
+        if kind == "watch":
+            first = OpenTable(table_id=rest)
+        elif kind == "create":
+            from core import registry
+            from net.hub import TableSpec
+            from tui.seats import parse_seats
+
+            game, _, bots = rest.partition(":")
+            seats = parse_seats(registry.get(game), bots.split(","), identity)
+            first = StartTable(spec=TableSpec(game=game, seats=seats))
     return SpeedwayApp(
         hub,
         identity,
         data_dir=data_dir,
-        start=OpenLobby(),
+        start=first,
         driver_class=driver_class,
         network=True,
     )

@@ -15,6 +15,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui.compositor import BandedCompositor
+from tui.widgets.fastlines import FastLines
+
 if TYPE_CHECKING:
     from tui.app import SpeedwayApp
 
@@ -23,8 +26,14 @@ class TooSmall(Static):
     """Shown instead of a screen's body when the terminal is below its minimum size."""
 
 
-class SpeedwayScreen(Screen[None]):
+class SpeedwayScreen(FastLines, Screen[None]):
     MIN_SIZE: ClassVar[tuple[int, int]] = (80, 24)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Repaint separate changed areas separately (tui.compositor): a step changes a few
+        # lines at the top and bottom, not the whole screen.
+        self._compositor = BandedCompositor()
 
     @property
     def speedway(self) -> SpeedwayApp:

@@ -16,11 +16,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from core.game import IllegalAction
 from net.hub import TableInfo
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 
 def seats_text(info: TableInfo) -> str:
@@ -67,13 +68,23 @@ class LobbyScreen(SpeedwayScreen):
         yield Static("Tables", classes="screen-title")
         yield DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("Table", "Game", "Mode", "Seats", "Status", "Watching")
         table.focus()
         self.follow_lobby()
+
+    def on_screen_suspend(self) -> None:
+        # Under a table screen nobody sees the list: stop following it, so one table's change
+        # does not repaint the lobbies of every player seated anywhere on the server.
+        self.workers.cancel_group(self, "lobby")
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.is_mounted:
+            self.follow_lobby()
 
     @work(exclusive=True, group="lobby")
     async def follow_lobby(self) -> None:

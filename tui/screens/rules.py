@@ -12,12 +12,22 @@ from rich.markdown import Markdown
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from tui.games import RULES_PAGES, rules_text
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 TITLES = {"go500": "Go 500", "cthulhu500": "Cthulhu 500", "champions": "NASCAR Champions"}
+_PARSED: dict[str, Markdown] = {}
+
+
+def parsed_page(game_id: str) -> Markdown:
+    """A game's rules page, parsed once per process (every session opening it shares it)."""
+    page = _PARSED.get(game_id)
+    if page is None:
+        page = _PARSED[game_id] = Markdown(rules_text(game_id))
+    return page
 
 
 class RulesScreen(SpeedwayScreen):
@@ -32,7 +42,11 @@ class RulesScreen(SpeedwayScreen):
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id if game_id in RULES_PAGES else "go500"
-        self.pages = {g: rules_text(g) for g in RULES_PAGES}
+
+    @property
+    def pages(self) -> dict[str, str]:
+        """Each game's rules page as Markdown source."""
+        return {g: parsed_page(g).markup for g in RULES_PAGES}
 
     def body(self) -> Iterable[Widget]:
         with TabbedContent(initial=self.game_id, id="rules-tabs"):
@@ -41,8 +55,8 @@ class RulesScreen(SpeedwayScreen):
                     TabPane(TITLES.get(game_id, game_id), id=game_id),
                     VerticalScroll(classes="rules-scroll"),
                 ):
-                    yield Static(Markdown(self.pages[game_id]), classes="rules-page")
-        yield Footer()
+                    yield Static(parsed_page(game_id), classes="rules-page")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(f"#{self.game_id} VerticalScroll", VerticalScroll).focus()

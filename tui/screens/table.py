@@ -22,10 +22,11 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
@@ -34,6 +35,7 @@ from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
 from tui.widgets.board import Board, BoardData, GenericBoard
 from tui.widgets.common import ActionChosen, StatusLine
+from tui.widgets.keys import KeyFooter
 
 SPEEDS = list(ANIMATION_DELAYS)
 
@@ -124,6 +126,34 @@ class ChatPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class LeaveTable(ModalScreen[str | None]):
+    """Leaving a running local game: keep it for later (paused; Home offers Resume) or abandon
+    it (it ends unplayed, no replay). Dismisses with "keep", "abandon" or None (stay)."""
+
+    BINDINGS: ClassVar = [
+        Binding("k", "choose('keep')", "Keep for later"),
+        Binding("a", "choose('abandon')", "Abandon"),
+        Binding("escape", "choose('stay')", "Stay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-box"):
+            yield Static("Leave this game?", id="leave-title")
+            yield Static(
+                "Kept games wait, paused, until you resume them from Home; no bot plays a seat "
+                "of yours meanwhile. An abandoned game ends here and is not saved as a replay."
+            )
+            yield Button("Keep it for later (k)", id="keep", variant="primary")
+            yield Button("Abandon it (a)", id="abandon", variant="error")
+            yield Button("Stay at the table (esc)", id="stay")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id or "stay")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(None if what == "stay" else what)
+
+
 class TableScreen(SpeedwayScreen):
     """The shared machinery of every live table screen."""
 
@@ -131,8 +161,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
-        Binding("minus", "speed(1)", "Slower"),
-        Binding("plus,equals_sign", "speed(-1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower"),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("t", "chat", "Chat"),
     ]
 
@@ -145,6 +175,8 @@ class TableScreen(SpeedwayScreen):
         self._covering = False
         self._queue: deque[Update] = deque()
         self._pacer: Timer | None = None
+        self._leaving = False
+        self._title = ""
 
     # ---------------------------------------------------------------- layout
 
@@ -155,7 +187,7 @@ class TableScreen(SpeedwayScreen):
         yield Static("Connecting to the table…", id="table-title", classes="screen-title")
         yield self.make_board()
         yield StatusLine("", id="status")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:
@@ -189,8 +221,19 @@ class TableScreen(SpeedwayScreen):
             with contextlib.suppress(Exception):
                 await watch.close()
 
+    @property
+    def leaving(self) -> bool:
+        """The screen is on its way out: updates that still arrive are dropped, not drawn (the
+        hub can deliver one between the player's key and the screen's removal)."""
+        return self._leaving or self._closing or self._pruning or not self.is_attached
+
+    def on_unmount(self) -> None:
+        self._leaving = True
+
     def receive(self, update: Update) -> None:
         """Queue an update; bots' steps are played back at the chosen pace."""
+        if self.leaving:
+            return
         if isinstance(update, Welcome):
             self._queue.clear()
             self.handle_update(update)
@@ -225,6 +268,16 @@ class TableScreen(SpeedwayScreen):
             self._drain()
 
     def handle_update(self, update: Update) -> None:
+        if self.leaving:
+            return
+        try:
+            self._handle_update(update)
+        except NoMatches:
+            if not self.leaving:
+                raise  # a widget truly missing from a live screen is a bug: let it show
+            # Removed while drawing (the session is not ended by a race with the hub).
+
+    def _handle_update(self, update: Update) -> None:
         if isinstance(update, Welcome):
             self.fold = TableFold.from_welcome(update, self.speedway.game(update.table.game))
             self._busy = False
@@ -371,7 +424,10 @@ class TableScreen(SpeedwayScreen):
         data = self.board_data()
         if data is None or self.fold is None:
             return
-        self.query_one("#table-title", Static).update(self.title_text())
+        title = self.title_text()
+        if title != self._title:
+            self._title = title
+            self.query_one("#table-title", Static).update(title, layout=False)
         self.board.show(data)
         self.render_status()
         self._check_cover()
@@ -462,6 +518,30 @@ class TableScreen(SpeedwayScreen):
     # ---------------------------------------------------------------- actions
 
     def action_leave(self) -> None:
+        """Leave; a running local game a player here sits at asks first (`LeaveTable`)."""
+        fold = self.fold
+        running = fold is not None and fold.result() is None and fold.table.status == "running"
+        if self.speedway.network or not running or not self.local_seats():
+            self._leaving = True
+            self.app.pop_screen()
+            return
+
+        def chosen(what: str | None) -> None:
+            if what == "keep":
+                self._leaving = True
+                self.app.pop_screen()
+            elif what == "abandon":
+                self._abandon()
+
+        self.app.push_screen(LeaveTable(), chosen)
+
+    @work(group="leave")
+    async def _abandon(self) -> None:
+        try:
+            await self.speedway.hub.abandon(self.table_id, self.speedway.identity)
+        except (ValueError, IllegalAction) as err:
+            self.status(str(err), error=True)
+            return
         self.app.pop_screen()
 
     def action_rules(self) -> None:

@@ -6,15 +6,22 @@ game state or talks to the hub (STYLE #10). Must not import a game package.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Static
 
 from tui.fold import LogLine
+from tui.widgets.fastlines import FastLines
 
 
 def tag_of(obj: Any) -> str:
@@ -22,6 +29,108 @@ def tag_of(obj: Any) -> str:
     config = getattr(type(obj), "__struct_config__", None)
     tag = getattr(config, "tag", None) if config is not None else None
     return str(tag) if isinstance(tag, str) else type(obj).__name__
+
+
+def update_sized(widget: Static, content: Any, height: int) -> None:
+    """`Static.update` that re-lays out the screen only when the content's height changed.
+
+    A relayout reflows and repaints the whole screen; content of the same height only needs
+    this widget repainted (STYLE #22).
+    """
+    same = getattr(widget, "_sized_height", None) == height
+    widget._sized_height = height  # type: ignore[attr-defined]
+    widget.update(content, layout=not same)
+
+
+def set_border_title(widget: Widget, title: str | None) -> None:
+    """Set a border title only when it changes (assigning one repaints the whole widget)."""
+    if getattr(widget, "_title_set", ...) != title:
+        widget._title_set = title  # type: ignore[attr-defined]
+        widget.border_title = title
+
+
+class LineBox(FastLines, Widget):
+    """Text drawn line by line in a box whose size comes from CSS; only changed lines repaint.
+
+    `show_lines` takes one `Text` per line. Lines equal to what is on screen are left alone;
+    each changed line is repainted by itself (no relayout, no repaint of the rest, STYLE #22).
+    Lines past the box's height are not shown; a line wider than the box is cut.
+    """
+
+    DEFAULT_CSS = """
+    LineBox { height: 1; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines: list[Text | list[Segment]] = []
+        self._strips: dict[int, Strip] = {}
+        self._strip_width = -1
+
+    def render(self) -> Text:
+        """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
+        return Text("\n").join(
+            line if isinstance(line, Text) else Text.assemble(*((s.text, s.style) for s in line))
+            for line in self._lines
+        )
+
+    def show_lines(self, lines: Sequence[Text | list[Segment]], fill: Any = None) -> None:
+        """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line.
+
+        A line is a `Text`, or a list of already rendered `Segment`s (a widget that draws the
+        same pieces again and again, like dice, keeps them rendered).
+        """
+        if fill != getattr(self, "_fill", None):
+            self._fill = fill
+            self._lines = []  # every line repaints in the new colour
+        old = self._lines
+        new = list(lines)
+        width = self.size.width
+        height = max(len(old), len(new))
+        changed = [
+            y
+            for y in range(height)
+            if y >= len(old) or y >= len(new) or old[y] != new[y]
+        ]
+        self._lines = new
+        if not changed:
+            return
+        for y in changed:
+            self._strips.pop(y, None)
+        if not self.is_mounted or width <= 0:
+            self.refresh()
+            return
+        self.refresh(*[Region(0, y, width, 1) for y in changed])
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        style = self.base_style
+        if width != self._strip_width or style is not getattr(self, "_strip_style", None):
+            self._strips.clear()
+            self._strip_width = width
+            self._strip_style = style
+        strip = self._strips.get(y)
+        if strip is None:
+            fill = getattr(self, "_fill", None)
+            if fill is not None:
+                style = style + fill
+            if y < len(self._lines):
+                line = self._lines[y]
+                pieces = line.render(self.app.console) if isinstance(line, Text) else line
+                segments = Segment.apply_style(pieces, style)
+                strip = Strip(list(segments)).crop_extend(0, width, style)
+            else:
+                strip = Strip.blank(width, style)
+            self._strips[y] = strip
+        return strip
 
 
 class ActionChosen(Message):
@@ -32,57 +141,271 @@ class ActionChosen(Message):
         self.action = action
 
 
-class RaceLog(RichLog):
-    """The race log in words, newest at the bottom."""
+class RaceLog(FastLines, Widget):
+    """The race log in words, newest at the bottom, drawn line by line in a fixed-size box.
+
+    Adding a line repaints only the rows it fills (STYLE #22): lines already on screen do not
+    move. When the box is full the log turns a page — the newest third stays at the top and the
+    rest of the box fills again — instead of shifting every line on every step, which would
+    repaint the whole box each time for every viewer. Lines are wrapped to the box's width and
+    wrapped again when it changes (a resize re-wraps the whole log). The mouse wheel scrolls
+    back; the bottom title then says how many newer lines are below.
+    """
 
     DEFAULT_CSS = """
-    RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; scrollbar-size: 1 1; }
+    RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
     """
+    MAX_LINES: ClassVar[int] = 2000
+    KEPT_ROWS: ClassVar[int] = 300  # wrapped rows kept drawn; older ones are wrapped again on demand
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(
-            id=id,
-            classes=classes,
-            wrap=True,
-            markup=False,
-            highlight=False,
-            max_lines=2000,
-            min_width=20,
-        )
+        super().__init__(id=id, classes=classes)
         self.border_title = "Race log"
         self.can_focus = False
+        self._texts: deque[str] = deque(maxlen=self.MAX_LINES)
+        self._strips: list[Strip] = []
+        self._begins: list[bool] = []  # does this wrapped line start a log line?
+        self._wrapped_for = -1
+        self._first = 0  # the wrapped line shown in the top row
+        self._dropped = 0  # wrapped rows dropped from the front of the kept ones
+        self._follow = True  # new lines show (False while scrolled back)
+
+    @property
+    def lines(self) -> list[Strip]:
+        """The log as wrapped lines at the current width (oldest first)."""
+        self._wrap_all()
+        return self._strips
+
+    @property
+    def texts(self) -> list[str]:
+        return list(self._texts)
 
     def add_lines(self, lines: Sequence[LogLine], names: Sequence[str] = ()) -> None:
+        if not lines:
+            return
         for line in lines:
-            self.write(Text(line.text))
+            self._texts.append(line.text)
+        if self._wrapped_for < 0 or not self.is_mounted:
+            self.refresh()
+            return
+        width = self._wrapped_for
+        before = len(self._strips)
+        for line in lines:
+            wrapped = self._wrap(line.text, width)
+            self._strips.extend(wrapped)
+            self._begins.extend([True] + [False] * (len(wrapped) - 1))
+        excess = len(self._strips) - self.KEPT_ROWS
+        if excess > 0 and self._follow:
+            # Memory per viewer stays bounded over a long race: only the newest rows stay drawn
+            # (the texts are all kept; scrolling back past the kept rows wraps them again).
+            excess = min(excess, self._first)
+            del self._strips[:excess]
+            del self._begins[:excess]
+            before -= excess
+            self._first -= excess
+            self._dropped += excess
+        if not self._follow:
+            self._subtitle()
+            return
+        height = self.content_size.height
+        total = len(self._strips)
+        if total - self._first > height:  # turn the page: the newest third stays on top
+            self._first = self._line_start(max(0, total - max(1, height // 3)), total - height)
+            self.refresh()
+            return
+        top = before - self._first
+        self.refresh(Region(0, top, width, total - before))
 
     def set_lines(self, lines: Sequence[LogLine]) -> None:
-        self.clear()
-        self.add_lines(lines)
+        self._texts.clear()
+        self._strips, self._begins = [], []
+        self._wrapped_for = -1
+        self._follow = True
+        for line in lines:
+            self._texts.append(line.text)
+        self.refresh()
+
+    def _width(self) -> int:
+        return max(1, self.content_size.width)
+
+    def _line_start(self, index: int, lowest: int) -> int:
+        """The first wrapped line of the log line around ``index`` (not above ``lowest``), so a
+        page does not start in the middle of a sentence when it can help it."""
+        start = index
+        while start > max(0, lowest) and not self._begins[start]:
+            start -= 1
+        return start if self._begins[start] else index
+
+    def _wrap(self, text: str, width: int) -> list[Strip]:
+        """One log line as display lines of exactly ``width`` cells in this widget's style."""
+        console = self.app.console
+        style = self.base_style
+        out: list[Strip] = []
+        for piece in Text(text).wrap(console, width, overflow="fold"):
+            segments = Segment.apply_style(piece.render(console), style)
+            out.append(Strip(list(segments)).crop_extend(0, width, style))
+        return out or [Strip.blank(width, style)]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._wrapped_for = -1
+
+    def _wrap_all(self) -> None:
+        width = self._width()
+        style = self.base_style
+        if width == self._wrapped_for and style is getattr(self, "_wrap_style", None):
+            return
+        self._wrapped_for = width
+        self._wrap_style = style
+        self._strips, self._begins = [], []
+        self._dropped = 0
+        for text in self._texts:
+            wrapped = self._wrap(text, width)
+            self._strips.extend(wrapped)
+            self._begins.extend([True] + [False] * (len(wrapped) - 1))
+        if self._follow:  # a fresh wrap shows a box of the newest lines, from a line's start
+            first = max(0, len(self._strips) - self.content_size.height)
+            while first < len(self._strips) - 1 and not self._begins[first]:
+                first += 1
+            self._first = first
+        else:
+            self._first = max(0, min(self._first, len(self._strips) - 1))
+
+    def on_resize(self) -> None:
+        self._wrapped_for = -1
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        self._wrap_all()
+        index = self._first + y
+        if 0 <= index < len(self._strips) and y < self.content_size.height:
+            return self._strips[index]
+        return Strip.blank(self._wrapped_for, self.base_style)
+
+    def _newer(self) -> int:
+        return max(0, len(self._strips) - self._first - self.content_size.height)
+
+    def _subtitle(self) -> None:
+        newer = self._newer()
+        subtitle = f"↓ {newer} newer" if not self._follow and newer else None
+        if getattr(self, "_subtitle_set", None) != subtitle:
+            self._subtitle_set = subtitle
+            self.border_subtitle = subtitle
+
+    def _scroll(self, lines: int) -> None:
+        """Wheel up (negative): look back; wheel down to the newest line: follow again."""
+        self._wrap_all()
+        if lines < 0 and self._dropped and self._first + lines < 0:
+            # Back past the kept rows: wrap the whole log again, at the same place.
+            from_end = len(self._strips) - self._first
+            self._wrapped_for = -1
+            self._wrap_all()
+            self._first = max(0, len(self._strips) - from_end)
+        bottom = max(0, len(self._strips) - self.content_size.height)
+        if lines < 0:
+            first = max(0, min(self._first, bottom) + lines)
+            if first == self._first:
+                return
+            self._first, self._follow = first, False
+        else:
+            if self._follow:
+                return
+            first = self._first + lines
+            if first >= bottom:
+                first, self._follow = bottom, True
+            self._first = first
+        self._subtitle()
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(-3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(3)
 
 
-class ActionList(OptionList):
-    """The legal actions as a list; Enter or a click posts `ActionChosen`."""
+class _Row:
+    """One row of an `ActionList` as tests and screens read it (``prompt`` is its label)."""
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+
+
+class ActionList(FastLines, Widget, can_focus=True):
+    """The legal actions as a list; Enter or a click posts `ActionChosen`.
+
+    Drawn line by line (a label wraps onto more lines under its number): a repaint of the
+    screen around it costs nothing here, and a change of rows or highlight repaints only this
+    box (STYLE #22). Up/Down move the highlight (the list scrolls to keep it in view), the mouse
+    wheel scrolls, a click picks a row.
+    """
 
     DEFAULT_CSS = """
-    ActionList { height: 1fr; border: round $accent; }
+    ActionList { height: 1fr; border: round $accent; padding: 0 1; }
+    ActionList > .action-list--highlight {
+        color: $block-cursor-blurred-foreground; background: $block-cursor-blurred-background;
+        text-style: $block-cursor-blurred-text-style;
+    }
+    ActionList:focus > .action-list--highlight {
+        color: $block-cursor-foreground; background: $block-cursor-background;
+        text-style: $block-cursor-text-style;
+    }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"action-list--highlight"}
+    BINDINGS: ClassVar = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("home", "move(-1000)", show=False),
+        Binding("end", "move(1000)", show=False),
+        Binding("enter", "select", "Choose", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.border_title = "Your move"
         self._actions: list[Any] = []
+        self._labels: list[str] = []
         self._shown_key: list[tuple[str, str]] | None = None
+        self._highlighted: int | None = None
+        self._top = 0  # first display line shown
+        self._layout: list[tuple[int, Text]] = []  # display line -> (row, text)
+        self._layout_width = -1
+        self._strips: dict[tuple[int, bool, bool], Strip] = {}
+
+    # ------------------------------------------------------------------ rows
+
+    @property
+    def option_count(self) -> int:
+        return len(self._actions)
+
+    def get_option_at_index(self, index: int) -> _Row:
+        return _Row(self._labels[index])
+
+    @property
+    def highlighted(self) -> int | None:
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        if index is not None and not 0 <= index < len(self._actions):
+            index = None
+        if index != self._highlighted:
+            self._highlighted = index
+            self._scroll_to_highlight()
+            self.refresh()
 
     def set_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
         self._actions = [action for _, action in labelled]
-        self.clear_options()
-        self.add_options(
-            Option(f"{i + 1}. {label}" if i < 9 else label, id=str(i))
-            for i, (label, _) in enumerate(labelled)
-        )
-        if labelled:
-            self.highlighted = 0
+        self._labels = [
+            f"{i + 1}. {label}" if i < 9 else label for i, (label, _) in enumerate(labelled)
+        ]
+        self._layout_width = -1
+        self._strips.clear()
+        self._top = 0
+        self._highlighted = 0 if labelled else None
+        self.refresh()
 
     def keep_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
         """`set_actions` only when the rows change (keeps the highlight while others play)."""
@@ -92,18 +415,119 @@ class ActionList(OptionList):
         self._shown_key = key
         self.set_actions(labelled)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        index = int(event.option_id or 0)
-        if 0 <= index < len(self._actions):
-            self.post_message(ActionChosen(self._actions[index]))
-
     def choose(self, index: int) -> None:
         if 0 <= index < len(self._actions):
             self.post_message(ActionChosen(self._actions[index]))
 
+    # ------------------------------------------------------------------ keys and mouse
 
-class StatusLine(Static):
+    def action_move(self, step: int) -> None:
+        if not self._actions:
+            return
+        current = self._highlighted if self._highlighted is not None else -1
+        self.highlighted = max(0, min(len(self._actions) - 1, current + step))
+
+    def action_select(self) -> None:
+        if self._highlighted is not None:
+            self.choose(self._highlighted)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        lines = self._display()
+        line = self._top + offset.y
+        if 0 <= line < len(lines):
+            row = lines[line][0]
+            self.highlighted = row
+            self.choose(row)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(-2)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(2)
+
+    def _scroll(self, lines: int) -> None:
+        most = max(0, len(self._display()) - self.content_size.height)
+        top = max(0, min(most, self._top + lines))
+        if top != self._top:
+            self._top = top
+            self.refresh()
+
+    def _scroll_to_highlight(self) -> None:
+        if self._highlighted is None:
+            return
+        rows = [i for i, (row, _) in enumerate(self._display()) if row == self._highlighted]
+        height = max(1, self.content_size.height)
+        if rows:
+            if rows[0] < self._top:
+                self._top = rows[0]
+            elif rows[-1] >= self._top + height:
+                self._top = rows[-1] - height + 1
+
+    # ------------------------------------------------------------------ drawing
+
+    def _display(self) -> list[tuple[int, Text]]:
+        width = max(1, self.content_size.width)
+        style = self.base_style
+        if style is not getattr(self, "_layout_style", None):
+            self._layout_style = style
+            self._strips.clear()
+        if width != self._layout_width:
+            self._layout_width = width
+            self._strips.clear()
+            console = self.app.console
+            out: list[tuple[int, Text]] = []
+            for row, label in enumerate(self._labels):
+                indent = 3 if row < 9 else 0
+                pieces = Text(label).wrap(console, width - indent, overflow="fold") or [Text()]
+                for n, piece in enumerate(pieces):
+                    if n:
+                        piece = Text(" " * indent) + piece
+                    out.append((row, piece))
+            self._layout = out
+        return self._layout
+
+    def on_resize(self) -> None:
+        self._layout_width = -1
+        self._scroll_to_highlight()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def on_focus(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._display()
+        width = self._layout_width
+        line = self._top + y
+        lit = 0 <= line < len(lines) and lines[line][0] == self._highlighted
+        key = (line, lit, self.has_focus)
+        strip = self._strips.get(key)
+        if strip is None:
+            base = self.base_style
+            if 0 <= line < len(lines):
+                style = base + self.get_component_rich_style("action-list--highlight") if lit else base
+                segments = Segment.apply_style(lines[line][1].render(self.app.console), style)
+                strip = Strip(list(segments)).crop_extend(0, width, style)
+            else:
+                strip = Strip.blank(width, base)
+            self._strips[key] = strip
+        return strip
+
+
+class StatusLine(LineBox):
     """One line: whose turn it is, or the sentence of a refused action."""
 
     DEFAULT_CSS = """
@@ -111,6 +535,14 @@ class StatusLine(Static):
     StatusLine.-error { background: $error 30%; text-style: bold; }
     """
 
+    def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
+        super().__init__(id=id, classes=classes)
+        self.show_lines([Text(text)])
+
     def say(self, text: str, *, error: bool = False) -> None:
-        self.update(text)
+        """One line of fixed height: a new sentence repaints this line only (no relayout)."""
+        if (text, error) == getattr(self, "_said", None):
+            return
+        self._said = (text, error)
         self.set_class(error, "-error")
+        self.show_lines([Text(text)])

@@ -12,19 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widget import Widget
-from textual.widgets import Static
 
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import RaceLog
+from tui.widgets.common import LineBox, RaceLog
 
 ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
@@ -264,7 +263,7 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
 # ------------------------------------------------------------------------------ widgets
 
 
-class DiceTray(Widget):
+class DiceTray(LineBox):
     """The dice in play on top, saved dice on the shelf below, Pit and Crash dice at the right."""
 
     DEFAULT_CSS = """
@@ -279,7 +278,11 @@ class DiceTray(Widget):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.refresh()
+        self.show_lines(self.tray_lines())
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.show_lines(self.tray_lines())
 
     def views(self) -> tuple[list[DieView], list[DieView], list[DieView], str]:
         """(rolling row, saved shelf, pit/crash dice, caption)."""
@@ -326,34 +329,44 @@ class DiceTray(Widget):
             caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
         return row, shelf, extra, caption
 
-    def render(self) -> Text:
+    def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
+        """A die's four lines, rendered once per look (the tray redraws the same dice often)."""
+        if config is not getattr(self, "_die_config", None):
+            self._die_config = config
+            self._die_cache: dict[tuple[DieView, bool], list[list[Segment]]] = {}
+        key = (view, self._colour_blind)
+        drawn = self._die_cache.get(key)
+        if drawn is None:
+            console = self.app.console
+            parts = draw_die(view, config, self._colour_blind)
+            drawn = self._die_cache[key] = [list(part.render(console)) for part in parts]
+        return drawn
+
+    def tray_lines(self) -> list[Text | list[Segment]]:
         row, shelf, extra, caption = self.views()
         config = self._data.config if self._data else None
-        cb = self._colour_blind
-        row_lines = [Text() for _ in range(4)]
-        shelf_lines = [Text() for _ in range(4)]
+        gap = Segment("  ")
+        row_lines: list[list[Segment]] = [[] for _ in range(4)]
+        shelf_lines: list[list[Segment]] = [[] for _ in range(4)]
         for view in row:
-            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
+            for line, part in zip(row_lines, self._die(view, config), strict=True):
+                line.extend(part)
         for view in shelf:
-            for line, part in zip(shelf_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
+            for line, part in zip(shelf_lines, self._die(view, config), strict=True):
+                line.extend(part)
         for line in row_lines:
-            line.append("  ")
+            line.append(gap)
         for view in extra:
-            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
-        info = self.info_lines()
-        for line, text in zip(shelf_lines, info, strict=False):
-            line.append("  ")
-            line.append_text(text)
+            for line, part in zip(row_lines, self._die(view, config), strict=True):
+                line.extend(part)
+        console = self.app.console
+        for line, text in zip(shelf_lines, self.info_lines(), strict=False):
+            line.append(gap)
+            line.extend(text.render(console))
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
             out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
-        for line in row_lines + shelf_lines:
-            out.append("\n")
-            out.append_text(line)
-        return out
+        return [out, *row_lines, *shelf_lines]  # type: ignore[list-item]
 
     def info_lines(self) -> list[Text]:
         data = self._data
@@ -391,7 +404,7 @@ class DiceTray(Widget):
             self.post_message(DieClicked(ROW_DICE[index]))
 
 
-class Scoreboard(Widget):
+class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
 
     DEFAULT_CSS = """
@@ -407,12 +420,16 @@ class Scoreboard(Widget):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.refresh()
+        self.show_lines(self.board_lines())
 
-    def render(self) -> Text:
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.show_lines(self.board_lines())
+
+    def board_lines(self) -> list[Text]:
         data = self._data
         if data is None:
-            return Text("")
+            return []
         state = data.state
         names = data.names
         totals = list(getattr(state, "totals", ()) or [0] * len(names))
@@ -432,7 +449,7 @@ class Scoreboard(Widget):
         width = max(20, self.size.width - 2)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
-        text = Text(header, style=Style(bold=True))
+        lines = [Text(header, style=Style(bold=True))]
         phase = getattr(state, "phase", "")
         rows = []
         for seat in order:
@@ -455,7 +472,7 @@ class Scoreboard(Widget):
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
-            line = Text("\n")
+            line = Text()
             line.append(f"{marker} ", style=Style(bold=True))
             line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
             line.append(f" {names[seat][:name_w]:<{name_w}} ")
@@ -465,12 +482,12 @@ class Scoreboard(Widget):
             line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
             if tags:
                 line.append(" " + tags, style=Style(bold=True))
-            text.append_text(line)
-        return text
+            lines.append(line)
+        return lines
 
     @staticmethod
     def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1)
+        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
         if mode == "time_trial":
             hours = getattr(getattr(state, "config", None), "hours", 6)
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"
@@ -488,27 +505,38 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class Callouts(Static):
+class Callouts(LineBox):
     """One line calling out the flags and track events of the latest step."""
 
+    # Colours by component class, not by toggling CSS classes on the widget: a class change
+    # restyles the widget (and costs a style pass) on every step with a flag.
     DEFAULT_CSS = """
     Callouts { height: 1; padding: 0 1; text-style: bold; }
-    Callouts.-yellow { background: $warning 35%; }
-    Callouts.-red { background: $error 40%; }
-    Callouts.-black { background: $panel; }
-    Callouts.-good { background: $success 35%; }
+    Callouts > .callouts--yellow { background: $warning 35%; }
+    Callouts > .callouts--red { background: $error 40%; }
+    Callouts > .callouts--black { background: $panel; }
+    Callouts > .callouts--good { background: $success 35%; }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "callouts--yellow",
+        "callouts--red",
+        "callouts--black",
+        "callouts--good",
+    }
 
     def show(self, data: BoardData) -> None:
         calls = callouts(data)
-        for kind in ("yellow", "red", "black", "good"):
-            self.remove_class(f"-{kind}")
         if not calls:
-            self.update("")
-            return
-        text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
-        self.update(text + (f"   (+{len(calls) - 1} more in the log)" if len(calls) > 1 else ""))
-        self.add_class(f"-{kind}")
+            text, kind = "", ""
+        else:
+            text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
+            if len(calls) > 1:
+                text += f"   (+{len(calls) - 1} more in the log)"
+        if (text, kind) == getattr(self, "_shown", None):
+            return  # a class change restyles the widget; an equal line needs nothing
+        self._shown = (text, kind)
+        fill = self.get_component_rich_style(f"callouts--{kind}") if kind else None
+        self.show_lines([Text(text)], fill=fill)
 
 
 def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
@@ -538,7 +566,7 @@ class Go500Board(Board):
     """
 
     def compose(self) -> ComposeResult:
-        yield Callouts("", id="callouts")
+        yield Callouts(id="callouts")
         yield DiceTray(id="tray")
         with Horizontal(id="go500-lower"):
             yield Scoreboard(id="scoreboard")

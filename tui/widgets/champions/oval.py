@@ -15,6 +15,7 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -41,9 +42,10 @@ from tui.widgets.champions.words import (
     die_words,
 )
 from tui.widgets.common import ActionChosen, tag_of
+from tui.widgets.fastlines import FastLines
 
 
-class OvalTrack(Widget):
+class OvalTrack(FastLines, Widget):
     """The oval, with the dice and the card in play in the infield."""
 
     DEFAULT_CSS = """
@@ -54,11 +56,34 @@ class OvalTrack(Widget):
         super().__init__(id=id)
         self._data: BoardData | None = None
         self._cache: tuple[tuple[int, int], list[Strip]] | None = None
+        self._rows: list[list[tuple[str, Style | None]]] = []
 
     def show(self, data: BoardData) -> None:
+        """Draw ``data``; only the lines that differ from the shown ones are repainted (rows of
+        the canvas are compared cell by cell; only a changed row becomes a new strip)."""
         self._data = data
-        self._cache = None
-        self.refresh()
+        old = self._cache
+        if old is None or not self.is_mounted or self.size.width <= 0:
+            self._cache = None
+            self.refresh()
+            return
+        key = (self.size.width, self.size.height)
+        canvas = self.canvas()
+        old_rows = self._rows
+        self._rows = canvas.cells
+        if old[0] != key or len(old_rows) != len(canvas.cells):
+            self._cache = (key, canvas.strips())
+            self.refresh()
+            return
+        strips = list(old[1])
+        changed = []
+        for y, (was, now) in enumerate(zip(old_rows, canvas.cells, strict=True)):
+            if was != now:
+                strips[y] = canvas.row_strip(y)
+                changed.append(Region(0, y, key[0], 1))
+        self._cache = (key, strips)
+        if changed:
+            self.refresh(*changed)
 
     @property
     def geometry(self) -> OvalGeometry:
@@ -81,7 +106,9 @@ class OvalTrack(Widget):
     def render_line(self, y: int) -> Strip:
         key = (self.size.width, self.size.height)
         if self._cache is None or self._cache[0] != key:
-            self._cache = (key, self.canvas().strips())
+            canvas = self.canvas()
+            self._rows = canvas.cells
+            self._cache = (key, canvas.strips())
         lines = self._cache[1]
         return lines[y] if 0 <= y < len(lines) else Strip.blank(self.size.width)
 
