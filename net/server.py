@@ -1204,6 +1204,7 @@ async def run_server(
         bench_hooks=bench_hooks,
     )
     bound = await server.start(host, port)
+    server.collector.install()  # full collections only at quiet moments (net.collector)
     flusher = None
     if trace is not None:
         flusher = asyncio.get_running_loop().create_task(

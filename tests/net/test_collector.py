@@ -48,24 +48,28 @@ def test_no_compaction_while_busy_until_the_bound_forces_it():
     assert collector.ended_frozen == 0
 
 
-def test_tick_freezes_survivors_not_garbage_and_compacts_when_the_frozen_heap_grew():
-    gc.unfreeze()
-    collector = Collector(grow_factor=1.5, min_frozen=10**9)
-    collector.tick(live_sessions=50)  # everything older is frozen now
-    keep = [Cycle() for _ in range(500)]
-    garbage = [Cycle() for _ in range(700)]
-    del garbage  # cycles: only a collection frees them
-    before = gc.get_freeze_count()
+def test_tick_compacts_once_the_time_bound_has_come():
+    clock = [0.0]
+    collector = Collector(compact_every=100.0, clock=lambda: clock[0])
     collector.tick(live_sessions=50)
-    frozen = gc.get_freeze_count()
-    assert frozen >= before + 500, "what survives is frozen"
-    assert frozen < before + 1200, "what was garbage is collected first, not frozen"
     assert collector.compactions == 0
-    collector.min_frozen = 0
-    collector.frozen_after_compaction = frozen // 2  # as if the frozen heap had doubled since
+    clock[0] = 150.0
     collector.tick(live_sessions=50)
     assert collector.compactions == 1
-    assert keep[0].me is keep[0]
+    collector.tick(live_sessions=50)
+    assert collector.compactions == 1, "and then not again until the next period"
+
+
+def test_install_switches_automatic_full_collections_off_and_uninstall_back():
+    collector = Collector()
+    before = gc.get_threshold()
+    try:
+        collector.install()
+        young0, young1, full = gc.get_threshold()
+        assert (young0, young1) == (700, 10)
+        assert full >= 10**9
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_a_disabled_collector_does_nothing():
@@ -74,4 +78,6 @@ def test_a_disabled_collector_does_nothing():
     collector.enabled = False
     collector.session_built()
     collector.tick(1)
+    collector.install()
     assert gc.get_freeze_count() == 0
+    assert gc.get_threshold()[2] < 10**9
