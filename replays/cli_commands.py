@@ -1,4 +1,4 @@
-"""``speedway replay FILE --verify / --print / --export json``: the headless replay commands.
+"""``speedway replay FILE --verify / --print / --export json / --analyse``: headless commands.
 
 Owns the order of output and the exit codes: 0 on success; 2 for a file we refuse or a replay
 that does not verify, with one line ``speedway: <sentence>`` on stderr. Notes (a torn tail that
@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from core.analysis import Settings
 from core.game import Game
+from replays.analysis import cached_or_analyse, summary_text
+from replays.analysis import to_json as analysis_json
 from replays.errors import ReplayError
 from replays.export import to_json, transcript
 from replays.reader import open_replay
@@ -27,6 +30,9 @@ def run_replay_command(
     verify: bool = False,
     print_: bool = False,
     export: str | None = None,
+    analyse: bool = False,
+    as_json: bool = False,
+    rollouts: int | None = None,
     game: Game | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
@@ -38,6 +44,10 @@ def run_replay_command(
     try:
         if export not in (None, "json"):
             raise ReplayError(f"Replays can be exported only as json, not {export!r}.")
+        if (as_json or rollouts is not None) and not analyse:
+            raise ReplayError("--json and --rollouts go with --analyse.")
+        if rollouts is not None and not 1 <= rollouts <= 10_000:
+            raise ReplayError(f"--rollouts must be 1 to 10000, not {rollouts}.")
         replay = open_replay(path, game)
         if replay.truncated_at is not None:
             err.write(
@@ -59,6 +69,10 @@ def run_replay_command(
             out.write(transcript(replay))
         if export == "json":
             out.write(to_json(replay))
+        if analyse:
+            settings = Settings() if rollouts is None else Settings(rollouts=rollouts)
+            analysis = cached_or_analyse(replay, settings)
+            out.write(analysis_json(analysis) if as_json else summary_text(analysis))
     except ReplayError as error:
         err.write(f"speedway: {error}\n")
         return 2
