@@ -36,6 +36,7 @@ import msgspec
 __all__ = [
     "Analysis",
     "Chain",
+    "ChanceNode",
     "Decision",
     "Option",
     "PlayerSummary",
@@ -99,6 +100,20 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     note: str = ""
 
 
+class ChanceNode(msgspec.Struct, frozen=True, kw_only=True):
+    """A moment decided by chance alone, with the exact chance of each outcome (in %).
+
+    ``happened`` is the index of the outcome that came about.
+    """
+
+    step: int
+    seat: int
+    kind: str
+    outcomes: list[Option]
+    happened: int
+    note: str = ""
+
+
 class Segment(msgspec.Struct, frozen=True, kw_only=True):
     """A stretch of one seat's play in one unit: a Go 500 turn, a Champions lap."""
 
@@ -109,6 +124,8 @@ class Segment(msgspec.Struct, frozen=True, kw_only=True):
     expected: float
     realised: float
     opening_luck: float = 0.0
+    what: str = ""
+    """Where the opening luck came from, in words ("on the turn's first roll")."""
 
 
 class UnitTotals(msgspec.Struct, frozen=True, kw_only=True):
@@ -155,6 +172,7 @@ class Analysis(msgspec.Struct, frozen=True, kw_only=True):
     segments: list[Segment]
     turning_points: list[TurningPoint]
     notes: list[str]
+    chances: list[ChanceNode] = []
 
 
 # --------------------------------------------------------------------------- the chain
@@ -179,11 +197,11 @@ class Chain:
         seg = self._open.get(seat)
         return seg.unit if seg is not None else None
 
-    def open(self, seat: int, unit: str, step: int, expected: float | None) -> None:
+    def open(self, seat: int, unit: str, step: int, expected: float | None, what: str = "") -> None:
         """Start a segment; ``expected=None``: it is the first decision's best value."""
         if seat in self._open:
             raise ValueError(f"seat {seat} already has an open segment")
-        self._open[seat] = _OpenSegment(unit=unit, start=step, expected=expected)
+        self._open[seat] = _OpenSegment(unit=unit, start=step, expected=expected, what=what)
 
     def decide(
         self,
@@ -240,6 +258,7 @@ class Chain:
                 expected=expected,
                 realised=realised,
                 opening_luck=seg.opening_luck if seg.done else realised - expected,
+                what=seg.what,
             )
         )
 
@@ -272,8 +291,9 @@ class Chain:
 
 
 class _OpenSegment:
-    def __init__(self, unit: str, start: int, expected: float | None) -> None:
+    def __init__(self, unit: str, start: int, expected: float | None, what: str) -> None:
         self.unit = unit
+        self.what = what
         self.start = start
         self.expected = expected
         self.opening_luck = 0.0
@@ -386,7 +406,8 @@ def turning_points(
         who = names[seg.seat] if seg.seat < len(names) else f"seat {seg.seat + 1}"
         unit_scale = scale.get(seg.unit) or max(abs(seg.opening_luck), 1.0)
         word = "good" if seg.opening_luck > 0 else "bad"
-        text = f"{who}: {word} luck before deciding, {_sign(seg.opening_luck)} {seg.unit}"
+        where = seg.what or "before deciding"
+        text = f"{who}: {word} luck {where}, {_sign(seg.opening_luck)} {seg.unit}"
         tp = TurningPoint(
             step=seg.start,
             seat=seg.seat,
@@ -461,6 +482,7 @@ def finish(
     settings: Settings,
     seed: int,
     notes: Sequence[str] = (),
+    chances: Sequence[ChanceNode] = (),
 ) -> Analysis:
     """Assemble an `Analysis` from a finished chain (decisions in step order)."""
     decisions = sorted(chain.decisions, key=lambda d: (d.step, d.seat))
@@ -490,6 +512,12 @@ def finish(
         segments=segments,
         turning_points=turning_points(decisions, segments, names),
         notes=list(notes),
+        chances=[
+            msgspec.structs.replace(
+                c, outcomes=[msgspec.structs.replace(o, value=_round(o.value)) for o in c.outcomes]
+            )
+            for c in chances
+        ],
     )
 
 

@@ -167,9 +167,9 @@ def analyse(
                 if turn is not None and turn.rolls == 0 and seat not in turns:
                     pol = policy(context_for(state, seat))
                     turns[seat] = _Turn(pol)
-                    chain.open(
-                        seat, _unit(pol), step.state_id, _scale(pol) * pol.value(5, 0, 0, True)
-                    )
+                    expected = _scale(pol) * pol.value(5, 0, 0, True)
+                    what = "on the turn's first roll"
+                    chain.open(seat, _unit(pol), step.state_id, expected, what=what)
             elif isinstance(action, Stop | SaveAndRoll) and seat in turns:
                 legal = GAME.legal(state, seat)
                 options = value_options(state, seat, legal, turns[seat].pol)
