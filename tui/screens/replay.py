@@ -29,6 +29,7 @@ from net.hub import TableSpec
 from replays import Replay, ReplayError, VerifyReport, open_replay, verify
 from tui.fold import LogLine, describe_events
 from tui.games import board_for
+from tui.screens.analysis import AnalysisViewer
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.board import Board, BoardData
@@ -120,7 +121,7 @@ class BranchDialog(ModalScreen[list[str] | None]):
         self.dismiss(None)
 
 
-class ReplayScreen(SpeedwayScreen):
+class ReplayScreen(AnalysisViewer, SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("right", "step(1)", "Step", key_display="→"),
         Binding("left", "step(-1)", "Back", key_display="←"),
@@ -133,6 +134,9 @@ class ReplayScreen(SpeedwayScreen):
         Binding("v", "perspective", "View"),
         Binding("b", "branch", "Branch"),
         Binding("c", "chart", "Chart"),
+        Binding("a", "analysis", "Analysis"),
+        Binding("n", "next_costly", "Next costly", show=False),
+        Binding("l", "luck_chart", "Luck chart", show=False),
         Binding("minus", "speed(1)", "Slower", show=False),
         Binding("plus,equals_sign", "speed(-1)", "Faster", show=False),
         Binding("question_mark", "rules", "Rules", show=False),
@@ -163,6 +167,7 @@ class ReplayScreen(SpeedwayScreen):
         yield Static("", id="verify-line")
         if self.replay is not None:
             yield board_for(self.replay.game.id)(id="board")
+            yield from self.analysis_widgets()
         else:
             yield Static(self.error or "", id="replay-error", classes="error")
         yield Timeline("", id="timeline")
@@ -296,6 +301,7 @@ class ReplayScreen(SpeedwayScreen):
             f"Step {self.k}/{last} · turn {self.turn_index()}/{len(self._turn_starts)} · "
             f"{who} · view: {view} · {state} ({speed})\n{bar}"
         )
+        self.analysis_show()
 
     # ---------------------------------------------------------------- keys
 

@@ -1,0 +1,150 @@
+"""The replay viewer's analysis: panel, next costly decision, luck chart, worker and cache.
+
+Snapshots at 80x24 and 120x40 (update with ``--snapshot-update`` and look at the SVGs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tui.screens.analysis as analysis_screen
+from replays.analysis import cache_path
+from tests.tui.conftest import make_app, write_replay
+from tests.tui.test_pilot_go500 import wait_for
+from tui.app import OpenReplay
+from tui.screens.analysis import LuckChartScreen, cumulative_series
+from tui.screens.replay import ReplayScreen
+from tui.widgets.analysis import AnalysisPanel, panel_text
+
+SIZES = [(80, 24), (120, 40)]
+
+
+async def _open(pilot) -> ReplayScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    await app.workers.wait_for_complete()
+    return app.screen
+
+
+async def _analysed(pilot) -> ReplayScreen:
+    screen = await _open(pilot)
+    await pilot.press("a")
+    await pilot.app.workers.wait_for_complete()
+    await wait_for(pilot, lambda: screen.analysis_result is not None)
+    await pilot.pause()
+    return screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_panel_at_the_first_costly_decision(snap_compare, size, tmp_path: Path):
+    path = write_replay(tmp_path, seed=5)
+
+    async def run(pilot) -> None:
+        await _analysed(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+
+    assert snap_compare(
+        make_app(start=OpenReplay(path=str(path))), terminal_size=size, run_before=run
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_luck_and_skill_chart(snap_compare, size, tmp_path: Path):
+    path = write_replay(tmp_path, seed=5)
+
+    async def run(pilot) -> None:
+        await _analysed(pilot)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LuckChartScreen))
+        await pilot.pause()
+
+    assert snap_compare(
+        make_app(start=OpenReplay(path=str(path))), terminal_size=size, run_before=run
+    )
+
+
+async def test_next_costly_jumps_and_the_panel_marks_chosen_and_best(tmp_path: Path):
+    path = write_replay(tmp_path, seed=5)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _analysed(pilot)
+        analysis = screen.analysis_result
+        costly = [d for d in analysis.decisions if d.costly]
+        assert costly
+        screen.seek(0)
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen.k == costly[0].step
+        text = str(screen.query_one(AnalysisPanel).render())
+        d = costly[0]
+        chosen = d.options[d.chosen].label
+        assert "▶" in text
+        assert "★" in text
+        assert chosen in text
+        assert f"lost {d.loss:.1f}" in text
+        if len(costly) > 1:
+            await pilot.press("n")
+            await pilot.pause()
+            assert screen.k == costly[1].step
+    assert cache_path(path).exists()
+
+
+async def test_reopening_uses_the_cache_and_never_reanalyses(tmp_path: Path, monkeypatch):
+    path = write_replay(tmp_path, seed=5)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        first = (await _analysed(pilot)).analysis_result
+
+    def boom(*_args, **_kwargs):
+        raise AssertionError("analysed again instead of reading the cache")
+
+    monkeypatch.setattr(analysis_screen, "analyse_replay", boom)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert (await _analysed(pilot)).analysis_result == first
+
+
+async def test_the_screen_keeps_answering_while_the_worker_runs(tmp_path: Path, monkeypatch):
+    import threading
+
+    release = threading.Event()
+    real = analysis_screen.analyse_replay
+
+    def slow(replay, settings, progress):
+        progress(1, len(replay.steps))
+        release.wait(10)
+        return real(replay, settings, progress)
+
+    monkeypatch.setattr(analysis_screen, "analyse_replay", slow)
+    path = write_replay(tmp_path, seed=5)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: "Analysing" in str(screen.query_one(AnalysisPanel).render()))
+        before = screen.k
+        await pilot.press("left")  # the viewer still steps while the analysis runs
+        await pilot.pause()
+        assert screen.k == before - 1
+        assert screen.analysis_result is None
+        release.set()
+        await app.workers.wait_for_complete()
+        await wait_for(pilot, lambda: screen.analysis_result is not None)
+
+
+def test_panel_text_without_analysis_and_series_add_up(tmp_path: Path):
+    assert "Press a" in panel_text(None, 0, ["A"])
+    assert "50%" in panel_text(None, 0, ["A"], progress=(5, 10))
+    from replays.analysis import analyse_replay
+    from replays.reader import open_replay
+
+    replay = open_replay(write_replay(tmp_path, seed=5))
+    a = analyse_replay(replay)
+    steps, luck, skill = cumulative_series(a, a.unit, 3)
+    assert steps == sorted(steps)
+    for p in a.players:
+        assert luck[p.seat][-1] == pytest.approx(p.luck, abs=1e-4)
+        assert skill[p.seat][-1] == pytest.approx(p.skill_loss, abs=1e-4)
