@@ -45,6 +45,7 @@ __all__ = [
     "Settings",
     "TurningPoint",
     "UnitTotals",
+    "Watch",
     "analyse",
     "analysis_seed",
     "check_identity",
@@ -61,6 +62,8 @@ EPS = 1e-9
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: steps analysed so far (the TUI's progress bar)."""
+Watch = Callable[["Decision"], None]
+"""``watch(decision)``: a decision as soon as it is valued (its luck is not known yet)."""
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -173,6 +176,8 @@ class Analysis(msgspec.Struct, frozen=True, kw_only=True):
     turning_points: list[TurningPoint]
     notes: list[str]
     chances: list[ChanceNode] = []
+    sampled: bool = False
+    """Whether values come from rollouts (``settings`` matter) or are exact."""
 
 
 # --------------------------------------------------------------------------- the chain
@@ -184,8 +189,9 @@ class Chain:
     Keeps the arithmetic of the identity in one place; analysers only supply values.
     """
 
-    def __init__(self, thresholds: dict[str, float]) -> None:
+    def __init__(self, thresholds: dict[str, float], watch: Watch | None = None) -> None:
         self.thresholds = thresholds
+        self.watch = watch
         self.decisions: list[Decision] = []
         self.segments: list[Segment] = []
         self._open: dict[int, _OpenSegment] = {}
@@ -240,6 +246,8 @@ class Chain:
             note=note,
         )
         seg.pending = (decision, chosen_value)
+        if self.watch is not None:
+            self.watch(decision)
 
     def close(self, seat: int, step: int, realised: float) -> None:
         """End the seat's segment with what it actually gave."""
@@ -270,6 +278,16 @@ class Chain:
         self.open(seat, unit, step, None)
         self.decide(seat, step, kind, options, chosen)
         self.close(seat, step, options[chosen].value)
+        if outer is not None:
+            self._open[seat] = outer
+
+    def single_chance(
+        self, seat: int, unit: str, step: int, expected: float, realised: float, what: str
+    ) -> None:
+        """A moment of pure chance that is its own segment (kept apart from any open one)."""
+        outer = self._open.pop(seat, None)
+        self.open(seat, unit, step, expected, what=what)
+        self.close(seat, step, realised)
         if outer is not None:
             self._open[seat] = outer
 
@@ -460,16 +478,18 @@ def analyse(
     settings: Settings,
     seed: int,
     progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> Analysis:
     """Analyse a game: ``start`` is the state before step 0's events, ``steps`` every step.
 
-    ``seed`` seeds all sampling (derive it from the replay's content with `analysis_seed`).
+    ``seed`` seeds all sampling (derive it from the replay's content with `analysis_seed`);
+    ``progress`` hears how many steps are done, ``watch`` every decision as it is valued.
     """
     module_name = _ANALYSERS.get(game_id)
     if module_name is None:
         raise KeyError(f"There is no analysis for the game {game_id!r}.")
     module = importlib.import_module(module_name)
-    result: Analysis = module.analyse(start, steps, names, settings, seed, progress)
+    result: Analysis = module.analyse(start, steps, names, settings, seed, progress, watch)
     return result
 
 
@@ -483,6 +503,7 @@ def finish(
     seed: int,
     notes: Sequence[str] = (),
     chances: Sequence[ChanceNode] = (),
+    sampled: bool = False,
 ) -> Analysis:
     """Assemble an `Analysis` from a finished chain (decisions in step order)."""
     decisions = sorted(chain.decisions, key=lambda d: (d.step, d.seat))
@@ -512,6 +533,7 @@ def finish(
         segments=segments,
         turning_points=turning_points(decisions, segments, names),
         notes=list(notes),
+        sampled=sampled,
         chances=[
             msgspec.structs.replace(
                 c, outcomes=[msgspec.structs.replace(o, value=_round(o.value)) for o in c.outcomes]

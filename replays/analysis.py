@@ -18,7 +18,16 @@ from typing import Any
 
 import msgspec
 
-from core.analysis import FORMAT, Analysis, Progress, Settings, analyse, analysis_seed, has_analyser
+from core.analysis import (
+    FORMAT,
+    Analysis,
+    Progress,
+    Settings,
+    Watch,
+    analyse,
+    analysis_seed,
+    has_analyser,
+)
 from replays.errors import ReplayError
 from replays.reader import Replay
 
@@ -65,7 +74,10 @@ def _key(digest: str, settings: Settings) -> str:
 
 
 def analyse_replay(
-    replay: Replay, settings: Settings | None = None, progress: Progress | None = None
+    replay: Replay,
+    settings: Settings | None = None,
+    progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> Analysis:
     """Analyse every decision of the replay (see `core.analysis`)."""
     settings = settings if settings is not None else Settings()
@@ -77,7 +89,7 @@ def analyse_replay(
     digest = content_digest(replay)
     seed = analysis_seed(bytes.fromhex(digest))
     start = game.new_state(replay.config, len(replay.header.seats))
-    return analyse(game.id, start, replay.steps, replay.names, settings, seed, progress)
+    return analyse(game.id, start, replay.steps, replay.names, settings, seed, progress, watch)
 
 
 def cache_path(replay_path: Path | str) -> Path:
@@ -147,7 +159,13 @@ def _num(x: float) -> str:
 
 def summary_text(analysis: Analysis, names: Sequence[str] | None = None) -> str:
     """Per player skill and luck (per unit), then the turning points, as plain text."""
-    lines = [f"Analysis ({analysis.game}, {analysis.settings.rollouts} rollouts per option)", ""]
+    how = (
+        f"{analysis.settings.rollouts} rollouts per option, {analysis.settings.horizon} round(s) "
+        "ahead"
+        if analysis.sampled
+        else "exact values"
+    )
+    lines = [f"Analysis of a {analysis.game} replay ({how})", ""]
     width = max([len(p.name) for p in analysis.players] + [6])
     for unit in analysis.units:
         lines.append(f"In {unit}:")

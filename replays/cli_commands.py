@@ -33,6 +33,7 @@ def run_replay_command(
     analyse: bool = False,
     as_json: bool = False,
     rollouts: int | None = None,
+    horizon: int | None = None,
     game: Game | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
@@ -44,10 +45,12 @@ def run_replay_command(
     try:
         if export not in (None, "json"):
             raise ReplayError(f"Replays can be exported only as json, not {export!r}.")
-        if (as_json or rollouts is not None) and not analyse:
-            raise ReplayError("--json and --rollouts go with --analyse.")
+        if (as_json or rollouts is not None or horizon is not None) and not analyse:
+            raise ReplayError("--json, --rollouts and --horizon go with --analyse.")
         if rollouts is not None and not 1 <= rollouts <= 10_000:
             raise ReplayError(f"--rollouts must be 1 to 10000, not {rollouts}.")
+        if horizon is not None and not 0 <= horizon <= 100:
+            raise ReplayError(f"--horizon must be 0 to 100 rounds, not {horizon}.")
         replay = open_replay(path, game)
         if replay.truncated_at is not None:
             err.write(
@@ -70,7 +73,10 @@ def run_replay_command(
         if export == "json":
             out.write(to_json(replay))
         if analyse:
-            settings = Settings() if rollouts is None else Settings(rollouts=rollouts)
+            settings = Settings(
+                rollouts=Settings().rollouts if rollouts is None else rollouts,
+                horizon=Settings().horizon if horizon is None else horizon,
+            )
             analysis = cached_or_analyse(replay, settings)
             out.write(analysis_json(analysis) if as_json else summary_text(analysis))
     except ReplayError as error:

@@ -151,6 +151,12 @@ def sim(
     default=None,
     help="With --analyse: rollouts per option for Champions and Cthulhu 500 (default 8).",
 )
+@click.option(
+    "--horizon",
+    type=int,
+    default=None,
+    help="With --analyse: rounds each rollout plays before valuing (default 1; 0: lap end).",
+)
 @data_option
 def replay(
     file: Path,
@@ -160,10 +166,19 @@ def replay(
     analyse: bool,
     as_json: bool,
     rollouts: int | None,
+    horizon: int | None,
     data: Path | None,
 ) -> None:
     """Open a replay FILE in the viewer, or verify, print, export or analyse it."""
-    if verify or print_ or export or analyse or as_json or rollouts is not None:
+    if (
+        verify
+        or print_
+        or export
+        or analyse
+        or as_json
+        or rollouts is not None
+        or horizon is not None
+    ):
         from replays.cli_commands import run_replay_command
 
         sys.exit(
@@ -175,6 +190,7 @@ def replay(
                 analyse=analyse,
                 as_json=as_json,
                 rollouts=rollouts,
+                horizon=horizon,
             )
         )
     from tui.launch import view_replay

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from math import sqrt
 from typing import Any
 
-from core.analysis import Analysis, Chain, Option, Progress, Settings, finish
+from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
 from core.champions import rules
 from core.champions.bots import promoter_bot
 from core.champions.describe import action_label, face_name
@@ -141,9 +141,10 @@ def analyse(
     settings: Settings,
     seed: int,
     progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> Analysis:
     """Every real choice of the game (two or more legal answers), valued by rollouts."""
-    chain = Chain(THRESHOLDS)
+    chain = Chain(THRESHOLDS, watch)
     state = start
     total = len(steps)
     for k, step in enumerate(steps):
@@ -178,4 +179,4 @@ def analyse(
         "spread is the standard error. Differences smaller than about twice it are noise.",
         "Luck includes the dice, the cards and every rival's choice.",
     ]
-    return finish("champions", MONEY, [MONEY], names, chain, settings, seed, notes)
+    return finish("champions", MONEY, [MONEY], names, chain, settings, seed, notes, sampled=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.analysis import Analysis, Chain, Option, Progress, Settings, finish
+from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
 from core.go500 import GAME
 from core.go500.model import (
     BigOneRolled,
@@ -152,9 +152,10 @@ def analyse(
     settings: Settings,
     seed: int,
     progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> Analysis:
     """Every decision of the game from each seat's view (no sampling: ``seed`` is unused)."""
-    chain = Chain(THRESHOLDS)
+    chain = Chain(THRESHOLDS, watch)
     turns: dict[int, _Turn] = {}
     state = start
     total_steps = len(steps)

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.analysis import Settings, analyse, check_identity
 from core.cthulhu500 import GAME
 from core.cthulhu500 import events as ev
-from core.cthulhu500.analysis import PASS, pass_chances, tie_row
+from core.cthulhu500.analysis import (
+    PASS,
+    STANDING,
+    guess_table,
+    pass_chances,
+    tie_row,
+    value_options,
+)
+from core.cthulhu500.fold import view
+from core.cthulhu500.model import HIDDEN, DActions
+from core.game import Seat, Table
+from core.rng import Pcg32
 from replays.analysis import analyse_replay, to_json
 from tests.analysis.helpers import bot_table, saved_replay
 
@@ -33,7 +47,9 @@ def test_tie_rows_follow_the_damage_table():
 @pytest.mark.parametrize("seed", [1, 2])
 def test_every_pass_test_is_found_and_luck_sums_to_the_identity(seed):
     t = bot_table("cthulhu500", ["shrewd", "random", "shrewd"], seed)
-    a = analyse("cthulhu500", GAME.new_state(t.config, 3), t.history, t.names, Settings(), 0)
+    a = analyse(
+        "cthulhu500", GAME.new_state(t.config, 3), t.history, t.names, Settings(rollouts=1), 0
+    )
     resolved = [e for s in t.history for e in s.events if isinstance(e, ev.PassResolved)]
     assert len(a.chances) == len(resolved) > 0
     for node, event in zip(a.chances, resolved, strict=True):
@@ -41,13 +57,81 @@ def test_every_pass_test_is_found_and_luck_sums_to_the_identity(seed):
         assert node.outcomes[node.happened].value > 0  # what happened was possible
         assert ["win", "tie", "lose"][node.happened] == event.outcome
     assert check_identity(a) == []
-    # each test's luck is zero-sum between its two sides
-    assert sum(p.luck for p in a.players) == pytest.approx(0, abs=1e-4)
-    assert all(p.skill_loss == 0 for p in a.players)
-    assert a.unit == PASS
+    # each test's luck is zero-sum between its two sides; a test is chance, never skill
+    passes = [next(u for u in p.by_unit if u.unit == PASS) for p in a.players]
+    assert sum(u.luck for u in passes) == pytest.approx(0, abs=1e-4)
+    assert all(u.skill_loss == 0 for u in passes)
+    assert a.unit == STANDING
+    assert any(d.kind == "action" for d in a.decisions)
 
 
 def test_cthulhu_replay_analysis_repeats_byte_for_byte(tmp_path):
     one = saved_replay(tmp_path / "a", "cthulhu500", ["shrewd", "random"], 3)
     two = saved_replay(tmp_path / "b", "cthulhu500", ["shrewd", "random"], 3)
-    assert to_json(analyse_replay(one)) == to_json(analyse_replay(two))
+    s = Settings(rollouts=1)
+    assert to_json(analyse_replay(one, s)) == to_json(analyse_replay(two, s))
+
+
+def _swap_hidden(state, seat):
+    """The table with one card of another seat's hand swapped with the top of the draw pile."""
+    for other, hand in enumerate(state.hands):
+        if other != seat and hand and state.draw:
+            hands = list(state.hands)
+            top = state.draw[0]
+            hands[other] = tuple(sorted((*hand[1:], top)))
+            draw = (hand[0], *state.draw[1:])
+            return msgspec.structs.replace(state, hands=tuple(hands), draw=draw)
+    return None
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), k=st.integers(5, 120), sample=st.integers(0, 2**32))
+def test_the_guessed_table_never_holds_another_seats_hidden_cards(seed, k, sample):
+    t = Table(GAME, GAME.default_config(), [Seat(name="s", bot="shrewd")] * 3, seed)
+    for _ in range(k):
+        if not t.pending():
+            break
+        s = t.pending()[0]
+        t.submit(s, t.bot_action(s))
+    state = t.state
+    for seat in range(3):
+        guess = guess_table(view(state, seat), seat, Pcg32(sample))
+        if guess is None:
+            assert not all(state.setup_done)
+            continue
+        # the seat's own hand, every public fact and every pile size are kept
+        assert guess.hands[seat] == state.hands[seat]
+        assert [len(h) for h in guess.hands] == [len(h) for h in state.hands]
+        assert len(guess.draw) == state.draw_size
+        assert HIDDEN not in (c for h in guess.hands for c in h)
+        hidden_truth = sorted(c for o, h in enumerate(state.hands) if o != seat for c in h)
+        hidden_guess = sorted(c for o, h in enumerate(guess.hands) if o != seat for c in h)
+        assert sorted(hidden_truth + list(state.draw)) == sorted(hidden_guess + list(guess.draw))
+        # and it depends on the view alone: a table hiding other cards gives the same guess
+        alt = _swap_hidden(state, seat)
+        if alt is not None:
+            assert view(alt, seat) == view(state, seat)
+            assert guess_table(view(alt, seat), seat, Pcg32(sample)) == guess
+            top = state.stack[-1] if state.stack else None
+            if isinstance(top, DActions) and top.seat == seat:
+                legal = GAME.legal(state, seat)
+                a = value_options(state, seat, legal, 1, sample, k)
+                assert a == value_options(alt, seat, legal, 1, sample, k)
+
+
+def test_action_values_ignore_what_the_chooser_could_not_see():
+    t = Table(GAME, GAME.default_config(), [Seat(name="s", bot="shrewd")] * 3, 11)
+    checked = 0
+    while t.pending() and checked < 2:
+        seat = t.pending()[0]
+        top = t.state.stack[-1] if t.state.stack else None
+        alt = _swap_hidden(t.state, seat)
+        if isinstance(top, DActions) and top.seat == seat and alt is not None:
+            legal = GAME.legal(t.state, seat)
+            if len(legal) >= 2:
+                a = value_options(t.state, seat, legal, 2, 5, t.state_id)
+                assert a is not None
+                assert a == value_options(alt, seat, legal, 2, 5, t.state_id)
+                checked += 1
+        t.submit(seat, t.bot_action(seat))
+    assert checked == 2

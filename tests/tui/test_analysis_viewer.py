@@ -107,32 +107,46 @@ async def test_reopening_uses_the_cache_and_never_reanalyses(tmp_path: Path, mon
         assert (await _analysed(pilot)).analysis_result == first
 
 
-async def test_the_screen_keeps_answering_while_the_worker_runs(tmp_path: Path, monkeypatch):
+async def test_the_screen_keeps_answering_and_fills_while_the_worker_runs(
+    tmp_path: Path, monkeypatch
+):
     import threading
 
     release = threading.Event()
     real = analysis_screen.analyse_replay
 
-    def slow(replay, settings, progress):
+    def slow(replay, settings, progress, watch):
+        done = real(replay, settings)
         progress(1, len(replay.steps))
+        watch(done.decisions[0])  # the first decision is valued, the rest still running
         release.wait(10)
-        return real(replay, settings, progress)
+        return done
 
     monkeypatch.setattr(analysis_screen, "analyse_replay", slow)
     path = write_replay(tmp_path, seed=5)
     app = make_app(start=OpenReplay(path=str(path)))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _open(pilot)
+        panel = screen.query_one(AnalysisPanel)
         await pilot.press("a")
-        await wait_for(pilot, lambda: "Analysing" in str(screen.query_one(AnalysisPanel).render()))
+        await wait_for(pilot, lambda: "Analysing" in str(panel.render()))
         before = screen.k
         await pilot.press("left")  # the viewer still steps while the analysis runs
         await pilot.pause()
         assert screen.k == before - 1
         assert screen.analysis_result is None
+        await wait_for(pilot, lambda: len(screen.analysis_partial) == 1)
+        first = screen.analysis_partial[0]
+        screen.seek(first.step)
+        await pilot.pause()
+        text = str(panel.render())
+        assert "Analysing" in text
+        assert first.options[first.chosen].label in text
+        assert "not known yet" in text
         release.set()
         await app.workers.wait_for_complete()
         await wait_for(pilot, lambda: screen.analysis_result is not None)
+        assert "not known yet" not in str(panel.render())
 
 
 def test_panel_text_without_analysis_and_series_add_up(tmp_path: Path):

@@ -4,7 +4,8 @@ Owns `AnalysisViewer`, mixed into the replay viewer: `a` shows/hides the panel (
 time it loads the cached analysis beside the file, or runs one in a thread worker with a
 progress bar, then caches it), `n` jumps to the next costly decision, `l` opens
 `LuckChartScreen` (each player's cumulative luck and skill loss over the game, one unit at a
-time); and `cumulative_series`, the chart's data. Must not: change the replay, or block the
+time); and `cumulative_series`, the chart's data. While the worker runs, each decision is
+shown as soon as it is valued (its luck follows with the finished analysis). Must not: change the replay, or block the
 screen (the analysis runs only in the worker).
 """
 
@@ -19,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual_plotext import PlotextPlot
 
-from core.analysis import Analysis, Settings
+from core.analysis import Analysis, Decision, Settings
 from replays import Replay, ReplayError
 from replays.analysis import analyse_replay, load_cached, save_cache
 from tui.screens.base import SpeedwayScreen
@@ -129,6 +130,7 @@ class AnalysisViewer:
     analysis_progress: tuple[int, int] | None = None
     analysis_error: str | None = None
     analysis_settings: Settings = Settings()
+    analysis_partial: tuple[Decision, ...] = ()
 
     def analysis_widgets(self) -> Iterable[Widget]:
         yield AnalysisPanel("", id="analysis-panel")
@@ -146,6 +148,7 @@ class AnalysisViewer:
                 self.k,
                 names,
                 progress=self.analysis_progress,
+                partial=self.analysis_partial,
                 error=self.analysis_error,
                 width=panel.size.width or 44,
             )
@@ -184,13 +187,22 @@ class AnalysisViewer:
                 last[0] = done
                 app.call_from_thread(self._progressed, done, total)
 
+        def watch(decision: Decision) -> None:
+            app.call_from_thread(self._watched, decision)
+
         try:
-            analysis = analyse_replay(replay, self.analysis_settings, progress)
+            analysis = analyse_replay(replay, self.analysis_settings, progress, watch)
         except ReplayError as err:
             app.call_from_thread(self._analysed, None, str(err))
             return
         save_cache(replay, analysis)
         app.call_from_thread(self._analysed, analysis, None)
+
+    def _watched(self, decision: Decision) -> None:
+        if self.analysis_result is None:
+            self.analysis_partial = (*self.analysis_partial, decision)
+            if decision.step == self.k:
+                self.analysis_show()
 
     def _progressed(self, done: int, total: int) -> None:
         if self.analysis_result is None:
@@ -201,6 +213,7 @@ class AnalysisViewer:
         self.analysis_result = analysis
         self.analysis_error = error
         self.analysis_progress = None
+        self.analysis_partial = ()
         self.analysis_show()
 
     def action_next_costly(self) -> None:

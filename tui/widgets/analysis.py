@@ -41,16 +41,45 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
 
+def _decision_lines(d: Decision, names: Sequence[str], inner: int, final: bool) -> list[str]:
+    lines = [_clip(f"{_name(names, d.seat)}: {d.kind} ({d.unit})", inner)]
+    order = sorted(range(len(d.options)), key=lambda i: (-d.options[i].value, i))
+    shown = order[:MAX_OPTIONS]
+    if d.chosen not in shown:
+        shown[-1] = d.chosen
+    label_w = inner - 11
+    for i in shown:
+        option = d.options[i]
+        mark = ("▶" if i == d.chosen else " ") + ("★" if i == d.best else " ")
+        spread = "" if option.spread is None else f"±{option.spread:.0f}"
+        lines.append(
+            f"{mark}{_clip(option.label, label_w):<{label_w}}{_value(option.value)}{spread}"
+        )
+    if len(d.options) > len(shown):
+        lines.append(f"  … {len(d.options) - len(shown)} more")
+    verdict = "best choice" if d.loss == 0 else f"lost {d.loss:.1f}"
+    if d.costly:
+        verdict += " (costly)"
+    luck = f"luck after {d.luck:+.1f}" if final else "luck after: not known yet"
+    lines.append(_clip(f"{verdict} · {luck}", inner))
+    return lines
+
+
 def panel_text(
     analysis: Analysis | None,
     k: int,
     names: Sequence[str],
     *,
     progress: tuple[int, int] | None = None,
+    partial: Sequence[Decision] = (),
     error: str | None = None,
     width: int = 40,
 ) -> str:
-    """The panel for step ``k``: its decision or chance, the players' totals, the next key."""
+    """The panel for step ``k``: its decision or chance, the players' totals, the next key.
+
+    While the analysis runs (``analysis`` None, ``progress`` given) the decisions valued so far
+    (``partial``) are shown already.
+    """
     inner = max(20, width - 2)
     if error is not None:
         return f"Analysis\n\n{error}"
@@ -62,37 +91,24 @@ def panel_text(
         bar_w = max(5, inner - 8)
         filled = round(bar_w * share)
         bar = "█" * filled + "░" * (bar_w - filled)
-        return f"Analysing… step {done}/{total}\n{bar} {round(100 * share):3d}%"
+        lines = [f"Analysing… step {done}/{total}", f"{bar} {round(100 * share):3d}%", ""]
+        here = [d for d in partial if d.step == k]
+        for d in here:
+            lines += _decision_lines(d, names, inner, final=False)
+        if not here:
+            lines.append("This step is not analysed yet." if k > done else "No decision here.")
+        return "\n".join(lines)
     lines = [f"Analysis · step {k} · the move made here"]
     decisions = [d for d in analysis.decisions if d.step == k]
     chances = [c for c in analysis.chances if c.step == k]
     for d in decisions:
-        lines.append(_clip(f"{_name(names, d.seat)}: {d.kind} ({d.unit})", inner))
-        order = sorted(range(len(d.options)), key=lambda i: (-d.options[i].value, i))
-        shown = order[:MAX_OPTIONS]
-        if d.chosen not in shown:
-            shown[-1] = d.chosen
-        label_w = inner - 11
-        for i in shown:
-            option = d.options[i]
-            mark = ("▶" if i == d.chosen else " ") + ("★" if i == d.best else " ")
-            spread = "" if option.spread is None else f"±{option.spread:.0f}"
-            lines.append(
-                f"{mark}{_clip(option.label, label_w):<{label_w}}{_value(option.value)}{spread}"
-            )
-        if len(d.options) > len(shown):
-            lines.append(f"  … {len(d.options) - len(shown)} more")
-        verdict = "best choice" if d.loss == 0 else f"lost {d.loss:.1f}"
-        if d.costly:
-            verdict += " (costly)"
-        lines.append(_clip(f"{verdict} · luck after {d.luck:+.1f}", inner))
+        lines += _decision_lines(d, names, inner, final=True)
     for c in chances:
         lines.append(_clip(f"{_name(names, c.seat)}: {c.kind}", inner))
         for i, outcome in enumerate(c.outcomes):
             mark = "▶ " if i == c.happened else "  "
-            lines.append(
-                f"{mark}{_clip(outcome.label, inner - 9):<{inner - 9}}{outcome.value:5.1f}%"
-            )
+            label = _clip(outcome.label, inner - 9)
+            lines.append(f"{mark}{label:<{inner - 9}}{outcome.value:5.1f}%")
         if c.note:
             lines.append(_clip(c.note, inner))
     if not decisions and not chances:
