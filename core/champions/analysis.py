@@ -1,15 +1,17 @@
-"""NASCAR Champions replay analysis: each real choice valued by seeded rollouts to the lap's end.
+"""NASCAR Champions replay analysis: each real choice valued by seeded ``promoter`` rollouts.
 
 Owns `value_options` (every legal answer of the deciding seat, valued from a determinised copy
 of *that seat's view*: hidden Sponsors and deck orders sampled with `lookahead._guess`, which
 reads only the view) and walking a game's steps into a `core.analysis.Analysis`. A rollout
-plays the option, then every seat by the ``promoter`` bot until the lap is scored; its value is
-the deciding seat's money then (in thousands of dollars, ``$k``). Every option uses the same
-guessed tables and the same rollout dice (common random numbers), so their differences are
-far less noisy than their values; ``spread`` is the standard error of the mean.
+plays the option, then every seat by the ``promoter`` bot for one round (``Settings.horizon``;
+0: until the lap is scored); its value is the money the deciding seat wins in the lap (in
+thousands of dollars, ``$k``), as if the lap were called in track order if it still runs.
+Every option uses the same guessed tables and the same rollout dice (common random numbers),
+so their differences are far less noisy than their values; ``spread`` is the standard error
+of the mean.
 
 A segment of the identity is one seat's lap, from its first real choice to the lap's scoring:
-expected = the first choice's best value, realised = the money the seat actually had.
+expected = the first choice's best value, realised = the money the seat actually won.
 
 Must not: look at anything but the deciding seat's view, or draw from the game's chance (all
 sampling comes from a `Pcg32` seeded by the analysis seed, the step and the rollout index).
@@ -108,12 +110,15 @@ def value_options(
     step: int,
     horizon: int = 1,
 ) -> list[Option]:
-    """Each legal answer's mean lap-end money over ``rollouts`` guessed tables ($k).
+    """Each legal answer's mean money won in this lap over ``rollouts`` guessed tables ($k).
 
-    Only ``view(state, seat)`` is used: the true hidden cards never reach a rollout.
+    Money won: at the lap's scoring if the rollout gets there, else as if the lap were called
+    when it stops (`projected_money`), less the money held before the lap. Only
+    ``view(state, seat)`` is used: the true hidden cards never reach a rollout.
     """
     view = seat_view(state, seat)
     lap = view.lap
+    before = view.money[seat] / 1000  # money changes only when a lap is scored
     until = view.turn + view.n_seats * horizon if horizon > 0 else 0
     guesses: list[ChampionsState] = []
     for r in range(rollouts):
@@ -127,7 +132,7 @@ def value_options(
             after = guess
             for event in rules.step(guess, seat, action, chance):
                 after = evolve(after, event)
-            values.append(_rollout(after, seat, lap, until, chance))
+            values.append(_rollout(after, seat, lap, until, chance) - before)
         mean = sum(values) / len(values)
         var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
         out.append(Option(label=label(view, action), value=mean, spread=sqrt(var / len(values))))
@@ -147,6 +152,7 @@ def analyse(
     chain = Chain(THRESHOLDS, watch)
     state = start
     total = len(steps)
+    held: dict[int, float] = {}  # each open segment's money before its lap ($k)
     for k, step in enumerate(steps):
         seat = step.seat
         action = step.action
@@ -159,6 +165,7 @@ def analyse(
             if len(legal) >= 2 and action in legal:
                 if not chain.is_open(seat):
                     chain.open(seat, MONEY, step.state_id, None)
+                    held[seat] = state.money[seat] / 1000
                 options = value_options(
                     state, seat, legal, settings.rollouts, seed, step.state_id, settings.horizon
                 )
@@ -169,14 +176,16 @@ def analyse(
         if state.lap != lap or state.phase == "over":
             for s in range(state.n_seats):
                 if chain.is_open(s):
-                    chain.close(s, step.state_id, state.money[s] / 1000)
+                    chain.close(s, step.state_id, state.money[s] / 1000 - held[s])
         if progress is not None:
             progress(k + 1, total)
     chain.close_all(steps[-1].state_id if steps else 0, lambda _seat, _unit: None)
     notes = [
-        f"Values are the chooser's mean money at the end of the lap over {settings.rollouts} "
-        "rollouts (promoter plays every seat) from tables guessed from the chooser's view; "
-        "spread is the standard error. Differences smaller than about twice it are noise.",
+        f"Values are the chooser's mean money won in the lap over {settings.rollouts} rollouts "
+        f"from tables guessed from the chooser's view, promoter playing every seat for "
+        f"{settings.horizon or 'the rest of the lap'} round(s) (then valued as if the lap were "
+        "called in track order); spread is the standard error. Differences smaller than "
+        "about twice it are noise.",
         "Luck includes the dice, the cards and every rival's choice.",
     ]
     return finish("champions", MONEY, [MONEY], names, chain, settings, seed, notes, sampled=True)

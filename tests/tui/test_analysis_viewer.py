@@ -162,3 +162,17 @@ def test_panel_text_without_analysis_and_series_add_up(tmp_path: Path):
     for p in a.players:
         assert luck[p.seat][-1] == pytest.approx(p.luck, abs=1e-4)
         assert skill[p.seat][-1] == pytest.approx(p.skill_loss, abs=1e-4)
+
+
+async def test_turning_points_are_visited_largest_first(tmp_path: Path):
+    path = write_replay(tmp_path, seed=5)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _analysed(pilot)
+        points = screen.analysis_result.turning_points
+        assert len(points) >= 2
+        for point in points[:3]:
+            await pilot.press("t")
+            await pilot.pause()
+            assert screen.k == point.step
+            assert "◆ turning point" in str(screen.query_one(AnalysisPanel).render())

@@ -2,11 +2,13 @@
 
 Owns `AnalysisViewer`, mixed into the replay viewer: `a` shows/hides the panel (the first
 time it loads the cached analysis beside the file, or runs one in a thread worker with a
-progress bar, then caches it), `n` jumps to the next costly decision, `l` opens
-`LuckChartScreen` (each player's cumulative luck and skill loss over the game, one unit at a
-time); and `cumulative_series`, the chart's data. While the worker runs, each decision is
-shown as soon as it is valued (its luck follows with the finished analysis). Must not: change the replay, or block the
-screen (the analysis runs only in the worker).
+progress bar, then caches it), `n` jumps to the next costly decision, `t` to the next turning
+point (largest first), `l` opens `LuckChartScreen` (each player's cumulative luck and skill
+loss over the game, one unit at a time); and `cumulative_series`, the chart's data. While the
+worker runs, each decision is shown as soon as it is valued (its luck follows with the
+finished analysis).
+
+Must not: change the replay, or block the screen (the analysis runs only in the worker).
 """
 
 from __future__ import annotations
@@ -131,6 +133,7 @@ class AnalysisViewer:
     analysis_error: str | None = None
     analysis_settings: Settings = Settings()
     analysis_partial: tuple[Decision, ...] = ()
+    analysis_turning: int = -1
 
     def analysis_widgets(self) -> Iterable[Widget]:
         yield AnalysisPanel("", id="analysis-panel")
@@ -230,6 +233,23 @@ class AnalysisViewer:
         screen.query_one(AnalysisPanel).add_class("shown")
         screen.pause()
         screen.seek(found.step)
+
+    def action_next_turning(self) -> None:
+        """Jump to the next turning point (largest swing first, then the next largest…)."""
+        screen: Any = self
+        if self.analysis_result is None:
+            self.action_next_costly()  # shows the panel and starts the analysis
+            return
+        points = self.analysis_result.turning_points
+        if not points:
+            screen.notify("No turning points in this game.")
+            return
+        self.analysis_turning = (self.analysis_turning + 1) % len(points)
+        point = points[self.analysis_turning]
+        screen.query_one(AnalysisPanel).add_class("shown")
+        screen.pause()
+        screen.seek(point.step)
+        screen.notify(f"Turning point {self.analysis_turning + 1}/{len(points)}: {point.text}")
 
     def action_luck_chart(self) -> None:
         screen: Any = self

@@ -136,6 +136,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         Binding("c", "chart", "Chart"),
         Binding("a", "analysis", "Analysis"),
         Binding("n", "next_costly", "Next costly", show=False),
+        Binding("t", "next_turning", "Turning point", show=False),
         Binding("l", "luck_chart", "Luck chart", show=False),
         Binding("minus", "speed(1)", "Slower", show=False),
         Binding("plus,equals_sign", "speed(-1)", "Faster", show=False),

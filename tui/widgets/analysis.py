@@ -113,6 +113,9 @@ def panel_text(
             lines.append(_clip(c.note, inner))
     if not decisions and not chances:
         lines.append("No decision analysed at this step.")
+    for i, tp in enumerate(analysis.turning_points):
+        if tp.step == k:
+            lines.append(_clip(f"◆ turning point {i + 1}: {tp.text}", 3 * inner))
     lines.append("")
     lines.append(f"Whole game ({analysis.unit}): skill loss, luck")
     for p in analysis.players:
@@ -122,9 +125,10 @@ def panel_text(
     nxt = next_costly(analysis, k)
     lines.append("")
     if nxt is None:
-        lines.append("No costly decisions. l: luck chart")
+        lines.append("No costly decisions.")
     else:
-        lines.append(f"n: next costly (step {nxt.step}) · l: chart")
+        lines.append(f"n: next costly (step {nxt.step})")
+    lines.append("t: next turning point · l: chart")
     return "\n".join(lines)
 
 
