@@ -370,7 +370,9 @@ class DiceTray(Widget):
         lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
         if turn.end is None and turn.miles is None:
             stop = int(turn.stop_miles)  # the core says what stopping records
-            lines.append(Text.assemble(("Stop now ", "dim"), (f"+{stop} → {total + stop}", "bold")))
+            lines.append(
+                Text.assemble(("Stop now ", "dim"), (f"+{stop} → {total + stop}", "bold"))
+            )
         else:
             miles = turn.miles if turn.miles is not None else 0
             lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
