@@ -30,7 +30,7 @@ test: lint
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	SPEEDWAY_BENCH_QUICK=$(QUICK) $(BIN)/python -m bench $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -206,6 +206,7 @@ class LocalHub:
         self._lobby_waiters: list[asyncio.Event] = []
         self._closing = False
         self._store: Any = None
+        self.trace: Any = None  # a `net.trace.Trace` when the load benchmark asks for one
         if persist and data_dir is not None:
             from net.persist import TableStore
 
@@ -571,6 +572,8 @@ class LocalHub:
     def _after_accept(self, room: _Room, step: Step) -> None:
         room.step_time = self.clock()
         pending = list(room.table.pending())
+        if self.trace is not None:
+            self.trace.step(room.id, step.state_id, len(room.watchers))
         self._broadcast(
             room,
             lambda s: StepUpdate(

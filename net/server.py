@@ -46,6 +46,7 @@ from typing import Any
 import asyncssh
 import msgspec
 
+from net.collector import Collector
 from net.hub import Identity
 from net.local_hub import LocalHub
 from net.players import PlayerBook
@@ -162,8 +163,14 @@ class SpeedwayServer:
         limits: Limits | None = None,
         allow_guests: bool = False,
         players: PlayerBook | None = None,
+        bench_hooks: bool = False,
     ) -> None:
         self.hub = hub
+        # Load benchmark only: a session's SPEEDWAY_START environment variable picks the app's
+        # first screen (``watch:TABLE`` or ``create:GAME:BOT,BOT,...``), through the same hub
+        # calls the screens make.
+        self.bench_hooks = bench_hooks
+        self.collector = Collector()
         self.app_factory = app_factory
         self.host_key = host_key
         self.data_dir = data_dir
@@ -721,13 +728,17 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         async with self.server.startups:  # at most N apps starting at once (pitfall 12)
             if self.ended or self.server.closing:
                 return 1
+            env = self.chan.get_environment() if self.chan is not None else {}
+            extra: dict[str, Any] = {}
+            if self.server.bench_hooks and env.get("SPEEDWAY_START"):
+                extra["start"] = str(env["SPEEDWAY_START"])
             app = self.server.app_factory(
                 hub=hub,
                 identity=identity,
                 driver_class=driver_class,
                 data_dir=self.server.data_dir,
+                **extra,
             )
-            env = self.chan.get_environment() if self.chan is not None else {}
             with contextlib.suppress(Exception):
                 app.console._color_system = _color_system(
                     self.term or "", str(env.get("COLORTERM", ""))
@@ -745,9 +756,12 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 return_when=asyncio.FIRST_COMPLETED,
             )
             waiter.cancel()
+            if first_frame.is_set():
+                self.server.collector.session_built()
         try:
             await run
         finally:
+            self.server.collector.session_ended(self.server.app_sessions - 1)
             await hub.close_watches()
             if self.driver is not None:
                 self.driver.restore_terminal()
@@ -859,6 +873,7 @@ async def run_server(
     ready: Callable[[SpeedwayServer], None] | None = None,
     games: Mapping[str, Any] | None = None,
     turn_timer: float | None = TURN_TIMER,
+    bench_hooks: bool = False,
 ) -> None:
     """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs).
 
@@ -879,10 +894,24 @@ async def run_server(
         network=True,
         turn_timer=turn_timer,
     )
+    from net.trace import from_environment
+
+    hub.trace = trace = from_environment()
     server = SpeedwayServer(
-        hub, app_factory, host_key=key, data_dir=data, limits=limits, allow_guests=allow_guests
+        hub,
+        app_factory,
+        host_key=key,
+        data_dir=data,
+        limits=limits,
+        allow_guests=allow_guests,
+        bench_hooks=bench_hooks,
     )
     bound = await server.start(host, port)
+    flusher = None
+    if trace is not None:
+        flusher = asyncio.get_running_loop().create_task(
+            _flush_trace(trace), context=contextvars.Context()
+        )
     # Pitfall 14: everything loaded so far lives as long as the server; keep it out of the
     # full collections that would otherwise walk it on every generation-2 pass.
     gc.collect()
@@ -902,7 +931,16 @@ async def run_server(
         ready(server)
     await stop.wait()
     await server.shutdown()
+    if flusher is not None and trace is not None:
+        flusher.cancel()
+        trace.close()
     log.info("event=stopped")
+
+
+async def _flush_trace(trace: Any) -> None:
+    while True:
+        await asyncio.sleep(1.0)
+        trace.flush()
 
 
 def serve(
@@ -915,6 +953,7 @@ def serve(
     limits: Limits | None = None,
     bot_delay: float = 0.6,
     turn_timer: float | None = TURN_TIMER,
+    bench_hooks: bool = False,
 ) -> None:
     """`speedway serve`: blocking; exits 2 with one line when it cannot start."""
     from replays.paths import data_dir as resolve_data_dir
@@ -936,6 +975,7 @@ def serve(
                 allow_guests=allow_guests,
                 bot_delay=bot_delay,
                 turn_timer=turn_timer,
+                bench_hooks=bench_hooks,
             )
         )
     except (ValueError, OSError) as err:

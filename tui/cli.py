@@ -210,6 +210,7 @@ def replay(
     show_default=True,
     help="Seconds a player has for each decision before their seat's bot makes it (0: no limit).",
 )
+@click.option("--bench-hooks", is_flag=True, hidden=True, help="Load benchmark only.")
 @data_option
 def serve(
     host: str,
@@ -217,6 +218,7 @@ def serve(
     max_sessions: int,
     allow_guests: bool,
     turn_timer: float,
+    bench_hooks: bool,
     data: Path | None,
 ) -> None:
     """Run the SSH server: players join with `ssh -p PORT HOST`."""
@@ -231,6 +233,7 @@ def serve(
         allow_guests=allow_guests,
         app_factory=ssh_app_factory,
         turn_timer=turn_timer or None,
+        bench_hooks=bench_hooks,
     )
 
 
@@ -249,15 +252,39 @@ def _preload_screens() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def ssh_app_factory(*, hub: Any, identity: Any, driver_class: Any, data_dir: Path | None) -> Any:
-    """One app per SSH session, injected into net.server (net never imports tui)."""
-    from tui.app import OpenLobby, SpeedwayApp
+def ssh_app_factory(
+    *,
+    hub: Any,
+    identity: Any,
+    driver_class: Any,
+    data_dir: Path | None,
+    start: str | None = None,
+) -> Any:
+    """One app per SSH session, injected into net.server (net never imports tui).
 
+    ``start`` (load benchmark only, `speedway serve --bench-hooks`): ``watch:TABLE`` opens that
+    table as a spectator, ``create:GAME:BOT,BOT,...`` creates a table of bots and watches it.
+    """
+    from tui.app import OpenLobby, OpenTable, SpeedwayApp, StartTable
+
+    first: Any = OpenLobby()
+    if start is not None:
+        kind, _, rest = start.partition(":")
+        if kind == "watch":
+            first = OpenTable(table_id=rest)
+        elif kind == "create":
+            from core import registry
+            from net.hub import TableSpec
+            from tui.seats import parse_seats
+
+            game, _, bots = rest.partition(":")
+            seats = parse_seats(registry.get(game), bots.split(","), identity)
+            first = StartTable(spec=TableSpec(game=game, seats=seats))
     return SpeedwayApp(
         hub,
         identity,
         data_dir=data_dir,
-        start=OpenLobby(),
+        start=first,
         driver_class=driver_class,
         network=True,
     )

@@ -15,6 +15,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui.compositor import BandedCompositor
+
 if TYPE_CHECKING:
     from tui.app import SpeedwayApp
 
@@ -25,6 +27,12 @@ class TooSmall(Static):
 
 class SpeedwayScreen(Screen[None]):
     MIN_SIZE: ClassVar[tuple[int, int]] = (80, 24)
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Repaint separate changed areas separately (tui.compositor): a step changes a few
+        # lines at the top and bottom, not the whole screen.
+        self._compositor = BandedCompositor()
 
     @property
     def speedway(self) -> SpeedwayApp:

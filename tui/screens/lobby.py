@@ -75,6 +75,16 @@ class LobbyScreen(SpeedwayScreen):
         table.focus()
         self.follow_lobby()
 
+    def on_screen_suspend(self) -> None:
+        # Under a table screen nobody sees the list: stop following it, so one table's change
+        # does not repaint the lobbies of every player seated anywhere on the server.
+        self.workers.cancel_group(self, "lobby")
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.is_mounted:
+            self.follow_lobby()
+
     @work(exclusive=True, group="lobby")
     async def follow_lobby(self) -> None:
         app = self.speedway

@@ -100,6 +100,7 @@ class TableScreen(SpeedwayScreen):
         self._covering = False
         self._queue: deque[Update] = deque()
         self._pacer: Timer | None = None
+        self._title = ""
 
     # ---------------------------------------------------------------- layout
 
@@ -333,7 +334,10 @@ class TableScreen(SpeedwayScreen):
         data = self.board_data()
         if data is None or self.fold is None:
             return
-        self.query_one("#table-title", Static).update(self.title_text())
+        title = self.title_text()
+        if title != self._title:
+            self._title = title
+            self.query_one("#table-title", Static).update(title, layout=False)
         self.board.show(data)
         self.render_status()
         self._check_cover()

@@ -6,13 +6,19 @@ game state or talks to the hub (STYLE #10). Must not import a game package.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
-from textual.widgets import OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Static
 
 from tui.fold import LogLine
 
@@ -24,6 +30,91 @@ def tag_of(obj: Any) -> str:
     return str(tag) if isinstance(tag, str) else type(obj).__name__
 
 
+def update_sized(widget: Static, content: Any, height: int) -> None:
+    """`Static.update` that re-lays out the screen only when the content's height changed.
+
+    A relayout reflows and repaints the whole screen; content of the same height only needs
+    this widget repainted (STYLE #22).
+    """
+    same = getattr(widget, "_sized_height", None) == height
+    widget._sized_height = height  # type: ignore[attr-defined]
+    widget.update(content, layout=not same)
+
+
+def set_border_title(widget: Widget, title: str | None) -> None:
+    """Set a border title only when it changes (assigning one repaints the whole widget)."""
+    if widget.border_title != title:
+        widget.border_title = title
+
+
+class LineBox(Widget):
+    """Text drawn line by line in a box whose size comes from CSS; only changed lines repaint.
+
+    `show_lines` takes one `Text` per line. Lines equal to what is on screen are left alone;
+    each changed line is repainted by itself (no relayout, no repaint of the rest, STYLE #22).
+    Lines past the box's height are not shown; a line wider than the box is cut.
+    """
+
+    DEFAULT_CSS = """
+    LineBox { height: 1; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines: list[Text] = []
+        self._strips: dict[int, Strip] = {}
+        self._strip_width = -1
+
+    def render(self) -> Text:
+        """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
+        return Text("\n").join(self._lines)
+
+    def show_lines(self, lines: Sequence[Text]) -> None:
+        old = self._lines
+        new = list(lines)
+        width = self.size.width
+        height = max(len(old), len(new))
+        changed = [
+            y
+            for y in range(height)
+            if y >= len(old) or y >= len(new) or old[y] != new[y]
+        ]
+        self._lines = new
+        if not changed:
+            return
+        for y in changed:
+            self._strips.pop(y, None)
+        if not self.is_mounted or width <= 0:
+            self.refresh()
+            return
+        self.refresh(*[Region(0, y, width, 1) for y in changed])
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if width != self._strip_width:
+            self._strips.clear()
+            self._strip_width = width
+        strip = self._strips.get(y)
+        if strip is None:
+            style = self.rich_style
+            if y < len(self._lines):
+                console = self.app.console
+                segments = Segment.apply_style(self._lines[y].render(console), style)
+                strip = Strip(list(segments)).crop_extend(0, width, style)
+            else:
+                strip = Strip.blank(width, style)
+            self._strips[y] = strip
+        return strip
+
+
 class ActionChosen(Message):
     """A player picked an action (from a list, a key or a click)."""
 
@@ -32,57 +123,198 @@ class ActionChosen(Message):
         self.action = action
 
 
-class RaceLog(RichLog):
-    """The race log in words, newest at the bottom."""
+class RaceLog(Widget):
+    """The race log in words, newest at the bottom, drawn line by line in a fixed-size box.
+
+    Adding a line repaints only this widget: no relayout of the screen (STYLE #22), unlike a
+    scrolling container whose virtual size grows with every line. Lines are wrapped to the
+    box's width and wrapped again when it changes (a resize re-wraps the whole log). The mouse
+    wheel scrolls back; the bottom title then says how many newer lines are below.
+    """
 
     DEFAULT_CSS = """
-    RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; scrollbar-size: 1 1; }
+    RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
     """
+    MAX_LINES: ClassVar[int] = 2000
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(
-            id=id,
-            classes=classes,
-            wrap=True,
-            markup=False,
-            highlight=False,
-            max_lines=2000,
-            min_width=20,
-        )
+        super().__init__(id=id, classes=classes)
         self.border_title = "Race log"
         self.can_focus = False
+        self._texts: deque[str] = deque(maxlen=self.MAX_LINES)
+        self._strips: list[Strip] = []
+        self._wrapped_for = -1
+        self._back = 0  # wrapped lines scrolled back from the newest
+
+    @property
+    def lines(self) -> list[Strip]:
+        """The log as wrapped lines at the current width (oldest first)."""
+        self._wrap_all()
+        return self._strips
+
+    @property
+    def texts(self) -> list[str]:
+        return list(self._texts)
 
     def add_lines(self, lines: Sequence[LogLine], names: Sequence[str] = ()) -> None:
+        if not lines:
+            return
         for line in lines:
-            self.write(Text(line.text))
+            self._texts.append(line.text)
+        if self._wrapped_for >= 0:
+            width = self._wrapped_for
+            for line in lines:
+                self._strips.extend(self._wrap(line.text, width))
+            excess = len(self._strips) - 4 * self.MAX_LINES
+            if excess > 0:
+                del self._strips[:excess]
+        self.refresh()
 
     def set_lines(self, lines: Sequence[LogLine]) -> None:
-        self.clear()
+        self._texts.clear()
+        self._strips = []
+        self._wrapped_for = -1
+        self._back = 0
         self.add_lines(lines)
+        self.refresh()
+
+    def _width(self) -> int:
+        return max(1, self.content_size.width)
+
+    def _wrap(self, text: str, width: int) -> list[Strip]:
+        """One log line as display lines of exactly ``width`` cells in this widget's style."""
+        console = self.app.console
+        style = self.rich_style
+        out: list[Strip] = []
+        for piece in Text(text).wrap(console, width, overflow="fold"):
+            segments = Segment.apply_style(piece.render(console), style)
+            out.append(Strip(list(segments)).crop_extend(0, width, style))
+        return out or [Strip.blank(width, style)]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._wrapped_for = -1
+
+    def _wrap_all(self) -> None:
+        width = self._width()
+        if width == self._wrapped_for:
+            return
+        self._wrapped_for = width
+        self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
+
+    def on_resize(self) -> None:
+        self._wrapped_for = -1
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        self._wrap_all()
+        height = self.content_size.height
+        total = len(self._strips)
+        self._back = max(0, min(self._back, total - height))
+        first = max(0, total - height - self._back)
+        index = first + y
+        if 0 <= index < total and index < first + height:
+            return self._strips[index]
+        return Strip.blank(self._wrapped_for, self.rich_style)
+
+    def _scroll(self, lines: int) -> None:
+        before = self._back
+        self._wrap_all()
+        most = max(0, len(self._strips) - self.content_size.height)
+        self._back = max(0, min(most, self._back + lines))
+        if self._back != before:
+            self.border_subtitle = f"↓ {self._back} newer" if self._back else None
+            self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(-3)
 
 
-class ActionList(OptionList):
-    """The legal actions as a list; Enter or a click posts `ActionChosen`."""
+class _Row:
+    """One row of an `ActionList` as tests and screens read it (``prompt`` is its label)."""
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+
+
+class ActionList(Widget, can_focus=True):
+    """The legal actions as a list; Enter or a click posts `ActionChosen`.
+
+    Drawn line by line (a label wraps onto more lines under its number): a repaint of the
+    screen around it costs nothing here, and a change of rows or highlight repaints only this
+    box (STYLE #22). Up/Down move the highlight (the list scrolls to keep it in view), the mouse
+    wheel scrolls, a click picks a row.
+    """
 
     DEFAULT_CSS = """
-    ActionList { height: 1fr; border: round $accent; }
+    ActionList { height: 1fr; border: round $accent; padding: 0 1; }
+    ActionList > .action-list--highlight {
+        color: $block-cursor-blurred-foreground; background: $block-cursor-blurred-background;
+        text-style: $block-cursor-blurred-text-style;
+    }
+    ActionList:focus > .action-list--highlight {
+        color: $block-cursor-foreground; background: $block-cursor-background;
+        text-style: $block-cursor-text-style;
+    }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"action-list--highlight"}
+    BINDINGS: ClassVar = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("home", "move(-1000)", show=False),
+        Binding("end", "move(1000)", show=False),
+        Binding("enter", "select", "Choose", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.border_title = "Your move"
         self._actions: list[Any] = []
+        self._labels: list[str] = []
         self._shown_key: list[tuple[str, str]] | None = None
+        self._highlighted: int | None = None
+        self._top = 0  # first display line shown
+        self._layout: list[tuple[int, Text]] = []  # display line -> (row, text)
+        self._layout_width = -1
+        self._strips: dict[tuple[int, bool, bool], Strip] = {}
+
+    # ------------------------------------------------------------------ rows
+
+    @property
+    def option_count(self) -> int:
+        return len(self._actions)
+
+    def get_option_at_index(self, index: int) -> _Row:
+        return _Row(self._labels[index])
+
+    @property
+    def highlighted(self) -> int | None:
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, index: int | None) -> None:
+        if index is not None and not 0 <= index < len(self._actions):
+            index = None
+        if index != self._highlighted:
+            self._highlighted = index
+            self._scroll_to_highlight()
+            self.refresh()
 
     def set_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
         self._actions = [action for _, action in labelled]
-        self.clear_options()
-        self.add_options(
-            Option(f"{i + 1}. {label}" if i < 9 else label, id=str(i))
-            for i, (label, _) in enumerate(labelled)
-        )
-        if labelled:
-            self.highlighted = 0
+        self._labels = [
+            f"{i + 1}. {label}" if i < 9 else label for i, (label, _) in enumerate(labelled)
+        ]
+        self._layout_width = -1
+        self._strips.clear()
+        self._top = 0
+        self._highlighted = 0 if labelled else None
+        self.refresh()
 
     def keep_actions(self, labelled: Sequence[tuple[str, Any]]) -> None:
         """`set_actions` only when the rows change (keeps the highlight while others play)."""
@@ -92,15 +324,112 @@ class ActionList(OptionList):
         self._shown_key = key
         self.set_actions(labelled)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        index = int(event.option_id or 0)
-        if 0 <= index < len(self._actions):
-            self.post_message(ActionChosen(self._actions[index]))
-
     def choose(self, index: int) -> None:
         if 0 <= index < len(self._actions):
             self.post_message(ActionChosen(self._actions[index]))
+
+    # ------------------------------------------------------------------ keys and mouse
+
+    def action_move(self, step: int) -> None:
+        if not self._actions:
+            return
+        current = self._highlighted if self._highlighted is not None else -1
+        self.highlighted = max(0, min(len(self._actions) - 1, current + step))
+
+    def action_select(self) -> None:
+        if self._highlighted is not None:
+            self.choose(self._highlighted)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        lines = self._display()
+        line = self._top + offset.y
+        if 0 <= line < len(lines):
+            row = lines[line][0]
+            self.highlighted = row
+            self.choose(row)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self._scroll(-2)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self._scroll(2)
+
+    def _scroll(self, lines: int) -> None:
+        most = max(0, len(self._display()) - self.content_size.height)
+        top = max(0, min(most, self._top + lines))
+        if top != self._top:
+            self._top = top
+            self.refresh()
+
+    def _scroll_to_highlight(self) -> None:
+        if self._highlighted is None:
+            return
+        rows = [i for i, (row, _) in enumerate(self._display()) if row == self._highlighted]
+        height = max(1, self.content_size.height)
+        if rows:
+            if rows[0] < self._top:
+                self._top = rows[0]
+            elif rows[-1] >= self._top + height:
+                self._top = rows[-1] - height + 1
+
+    # ------------------------------------------------------------------ drawing
+
+    def _display(self) -> list[tuple[int, Text]]:
+        width = max(1, self.content_size.width)
+        if width != self._layout_width:
+            self._layout_width = width
+            self._strips.clear()
+            console = self.app.console
+            out: list[tuple[int, Text]] = []
+            for row, label in enumerate(self._labels):
+                indent = 3 if row < 9 else 0
+                pieces = Text(label).wrap(console, width - indent, overflow="fold") or [Text()]
+                for n, piece in enumerate(pieces):
+                    if n:
+                        piece = Text(" " * indent) + piece
+                    out.append((row, piece))
+            self._layout = out
+        return self._layout
+
+    def on_resize(self) -> None:
+        self._layout_width = -1
+        self._scroll_to_highlight()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def on_focus(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._display()
+        width = self._layout_width
+        line = self._top + y
+        lit = 0 <= line < len(lines) and lines[line][0] == self._highlighted
+        key = (line, lit, self.has_focus)
+        strip = self._strips.get(key)
+        if strip is None:
+            base = self.rich_style
+            if 0 <= line < len(lines):
+                style = base + self.get_component_rich_style("action-list--highlight") if lit else base
+                segments = Segment.apply_style(lines[line][1].render(self.app.console), style)
+                strip = Strip(list(segments)).crop_extend(0, width, style)
+            else:
+                strip = Strip.blank(width, base)
+            self._strips[key] = strip
+        return strip
 
 
 class StatusLine(Static):
@@ -112,5 +441,9 @@ class StatusLine(Static):
     """
 
     def say(self, text: str, *, error: bool = False) -> None:
-        self.update(text)
+        """One line of fixed height: a new sentence repaints this line only (no relayout)."""
+        if (text, error) == getattr(self, "_said", None):
+            return
+        self._said = (text, error)
+        self.update(text, layout=False)
         self.set_class(error, "-error")

@@ -19,12 +19,19 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tui.fold import action_label
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import ActionList, RaceLog, tag_of
+from tui.widgets.common import (
+    ActionList,
+    LineBox,
+    RaceLog,
+    set_border_title,
+    tag_of,
+    update_sized,
+)
 
 SEAT_STYLE = (
     Style(color="black", bgcolor="#e8524a", bold=True),
@@ -191,7 +198,7 @@ def is_reaction_prompt(state: Any) -> bool:
 # ------------------------------------------------------------------------------ widgets
 
 
-class TurnLine(Static):
+class TurnLine(LineBox):
     """Whose turn, actions left, discard pile top, draw pile "about N"."""
 
     DEFAULT_CSS = """
@@ -215,11 +222,11 @@ class TurnLine(Static):
             if nitrous:
                 line.append(f" · nitrous +{nitrous}")
         line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
-        self.update(line, layout=False)
+        self.show_lines([line])
 
 
-class PackView(Static):
-    """The circular pack, leader first: one block of two lines per vehicle."""
+class PackView(LineBox):
+    """The circular pack, leader first: two lines per vehicle, or one when they do not fit."""
 
     def show(self, data: BoardData) -> None:
         state = data.state
@@ -235,13 +242,13 @@ class PackView(Static):
         active = getattr(state, "active", -1)
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
-        out = Text()
+        two_lines = 2 * len(pack) <= max(1, self.size.height)
+        lines: list[Text] = []
         for place, seat in enumerate(pack):
             v = vehicles[seat]
-            if place:
-                out.append("\n")
             asked = seat in data.pending and not secret
             marker = "▶" if seat == active or asked else " "
+            out = Text(no_wrap=True, overflow="ellipsis")
             out.append(f"{place + 1:>2}{marker}", style=BOLD)
             out.append_text(seat_chip(seat))
             you = "*" if seat == data.perspective else ""
@@ -252,11 +259,12 @@ class PackView(Static):
             if ranking:
                 out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
             hand = hands[seat] if seat < len(hands) else ()
-            out.append("\n     ")
-            out.append(f"lap {v.laps}", style=BOLD)
-            out.append(f" · hand {len(hand)}", style=DIM)
+            detail = Text(no_wrap=True, overflow="ellipsis")
+            detail.append("     " if two_lines else " · ")
+            detail.append(f"lap {v.laps}", style=BOLD)
+            detail.append(f" · hand {len(hand)}", style=DIM)
             if seat in marked:
-                out.append(" ☣ " + ", ".join(card_name(c) for c in marked[seat]), style=BOLD)
+                detail.append(" ☣ " + ", ".join(card_name(c) for c in marked[seat]), style=BOLD)
             parts = [f"drv {card_name(v.driver)}"]
             if v.crew:
                 parts.append("crew " + ", ".join(card_name(c) for c in v.crew))
@@ -264,13 +272,13 @@ class PackView(Static):
                 parts.append("mods " + ", ".join(card_name(c) for c in v.mods))
             if v.tires is not None:
                 parts.append(f"tires {card_name(v.tires)}")
-            detail = " · " + " · ".join(parts)
-            out.append(detail, style=DIM)
-        out.no_wrap = True
-        out.overflow = "ellipsis"
-        if out != getattr(self, "_shown", None):
-            self._shown = out
-            self.update(out)
+            detail.append(" · " + " · ".join(parts), style=DIM)
+            if two_lines:
+                lines += [out, detail]
+            else:
+                out.append_text(detail)
+                lines.append(out)
+        self.show_lines(lines)
 
 
 class HandView(Static):
@@ -290,8 +298,10 @@ class HandView(Static):
             self.update(out)
             return
         if seat is None or seat >= len(hands):
-            out.append("Watching: hands are hidden.", style=DIM)
-            self.update(out)
+            if getattr(self, "_shown", None) != "hidden":
+                self._shown = "hidden"
+                out.append("Watching: hands are hidden.", style=DIM)
+                update_sized(self, out, 1)
             return
         hand = [c for c in hands[seat] if c]
         picked = {int(p[1:]) for p in data.selected if p.startswith("c") and p[1:].isdigit()}
@@ -322,28 +332,27 @@ class CthulhuBoard(Board):
     """The Cthulhu 500 table: turn line, pack and hand on top, choices and log below."""
 
     DEFAULT_CSS = """
-    CthulhuBoard #cth-top { height: 1fr; }
-    CthulhuBoard #cth-pack-box { width: 3fr; border: round $panel-lighten-2; }
-    CthulhuBoard #cth-hand-box { width: 2fr; border: round $panel-lighten-2; }
-    CthulhuBoard #cth-bottom { height: 10; }
-    CthulhuBoard ActionList { width: 1fr; }
-    CthulhuBoard RaceLog { width: 1fr; }
+    CthulhuBoard {
+        layout: grid; grid-size: 2 3; grid-columns: 3fr 2fr; grid-rows: 1 1fr 10;
+    }
+    CthulhuBoard TurnLine { column-span: 2; }
+    CthulhuBoard PackView { height: 1fr; border: round $panel-lighten-2; padding: 0 1 0 0; }
+    CthulhuBoard #cth-hand-box { height: 1fr; border: round $panel-lighten-2; }
+    CthulhuBoard ActionList { height: 1fr; }
+    CthulhuBoard RaceLog { height: 1fr; }
     """
 
     def compose(self) -> ComposeResult:
-        yield TurnLine("", id="cth-turn")
-        with Horizontal(id="cth-top"):
-            with VerticalScroll(id="cth-pack-box"):
-                yield PackView("", id="cth-pack")
-            with VerticalScroll(id="cth-hand-box"):
-                yield HandView("", id="cth-hand")
-        with Horizontal(id="cth-bottom"):
-            with Vertical():
-                yield ActionList(id="actions")
-            yield RaceLog(id="race-log")
+        # A flat grid: every container is one more widget to paint on every frame.
+        yield TurnLine(id="cth-turn")
+        yield PackView(id="cth-pack")
+        with VerticalScroll(id="cth-hand-box"):
+            yield HandView("", id="cth-hand")
+        yield ActionList(id="actions")
+        yield RaceLog(id="race-log")
 
     def on_mount(self) -> None:
-        self.query_one("#cth-pack-box").border_title = "The pack (leader first)"
+        self.query_one(PackView).border_title = "The pack (leader first)"
         self.query_one("#cth-hand-box").border_title = "Your hand"
 
     def show(self, data: BoardData) -> None:
@@ -354,24 +363,23 @@ class CthulhuBoard(Board):
         box = self.query_one("#cth-hand-box")
         if data.perspective is not None and data.perspective < len(hands):
             count = len([c for c in hands[data.perspective] if c])
-            box.border_title = f"Your hand ({count})" if data.live else f"Hand ({count})"
+            set_border_title(box, f"Your hand ({count})" if data.live else f"Hand ({count})")
         elif not data.live:
-            box.border_title = "Hands"
+            set_border_title(box, "Hands")
         actions = self.query_one(ActionList)
         if not data.legal:
             actions.keep_actions([])
             if data.result is not None:
-                actions.border_title = f"Race over: {data.result.summary_for(data.names)}"
+                title = f"Race over: {data.result.summary_for(data.names)}"
             elif is_reaction_prompt(data.state):
-                actions.border_title = "Waiting for reactions…"
+                title = "Waiting for reactions…"
             elif data.pending:
-                actions.border_title = "Waiting for " + ", ".join(
-                    data.names[s] for s in data.pending
-                )
+                title = "Waiting for " + ", ".join(data.names[s] for s in data.pending)
             else:
-                actions.border_title = "—"
+                title = "—"
+            set_border_title(actions, title)
             return
-        actions.border_title = prompt_words(data)
+        set_border_title(actions, prompt_words(data))
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)

@@ -20,11 +20,10 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import RaceLog
+from tui.widgets.common import LineBox, RaceLog
 
 ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
@@ -264,7 +263,7 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
 # ------------------------------------------------------------------------------ widgets
 
 
-class DiceTray(Widget):
+class DiceTray(LineBox):
     """The dice in play on top, saved dice on the shelf below, Pit and Crash dice at the right."""
 
     DEFAULT_CSS = """
@@ -279,7 +278,11 @@ class DiceTray(Widget):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.refresh()
+        self.show_lines(self.tray_text().split("\n"))
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.show_lines(self.tray_text().split("\n"))
 
     def views(self) -> tuple[list[DieView], list[DieView], list[DieView], str]:
         """(rolling row, saved shelf, pit/crash dice, caption)."""
@@ -326,7 +329,7 @@ class DiceTray(Widget):
             caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
         return row, shelf, extra, caption
 
-    def render(self) -> Text:
+    def tray_text(self) -> Text:
         row, shelf, extra, caption = self.views()
         config = self._data.config if self._data else None
         cb = self._colour_blind
@@ -391,7 +394,7 @@ class DiceTray(Widget):
             self.post_message(DieClicked(ROW_DICE[index]))
 
 
-class Scoreboard(Widget):
+class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
 
     DEFAULT_CSS = """
@@ -407,9 +410,13 @@ class Scoreboard(Widget):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.refresh()
+        self.show_lines(self.board_text().split("\n"))
 
-    def render(self) -> Text:
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.show_lines(self.board_text().split("\n"))
+
+    def board_text(self) -> Text:
         data = self._data
         if data is None:
             return Text("")
@@ -501,14 +508,18 @@ class Callouts(Static):
 
     def show(self, data: BoardData) -> None:
         calls = callouts(data)
-        for kind in ("yellow", "red", "black", "good"):
-            self.remove_class(f"-{kind}")
         if not calls:
-            self.update("")
-            return
-        text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
-        self.update(text + (f"   (+{len(calls) - 1} more in the log)" if len(calls) > 1 else ""))
-        self.add_class(f"-{kind}")
+            text, kind = "", ""
+        else:
+            text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
+            if len(calls) > 1:
+                text += f"   (+{len(calls) - 1} more in the log)"
+        if (text, kind) == getattr(self, "_shown", None):
+            return  # a class change restyles the widget; an equal line needs nothing
+        self._shown = (text, kind)
+        for other in ("yellow", "red", "black", "good"):
+            self.set_class(other == kind, f"-{other}")
+        self.update(text, layout=False)
 
 
 def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from tui.widgets.champions.dice import dice_rows
 from tui.widgets.champions.oval import OvalTrack
 from tui.widgets.champions.scoreboard import ChampionsScoreboard
 from tui.widgets.champions.words import card_of, head_task
-from tui.widgets.common import ActionList, RaceLog, tag_of
+from tui.widgets.common import ActionList, RaceLog, set_border_title, tag_of
 
 
 class ChampionsBoard(Board):
@@ -46,15 +46,15 @@ class ChampionsBoard(Board):
         if not data.legal:
             actions.keep_actions([])
             if data.result is not None:
-                actions.border_title = "Race over"
+                set_border_title(actions, "Race over")
             elif data.pending:
                 who = ", ".join(data.names[s] for s in data.pending)
-                actions.border_title = f"Waiting for {who}"
+                set_border_title(actions, f"Waiting for {who}")
             else:
-                actions.border_title = "—"
+                set_border_title(actions, "—")
             return
         if phase == "choose_dice":
-            actions.border_title = "Keep 3 dice: 1-5, then Enter"
+            set_border_title(actions, "Keep 3 dice: 1-5, then Enter")
             before = actions.highlighted
             rows = dice_rows(data)
             actions.keep_actions(rows)
@@ -69,9 +69,9 @@ class ChampionsBoard(Board):
         task = head_task(data.state)
         card = card_of(getattr(task, "card", None))
         if card is not None and tag_of(task) == "targets":
-            actions.border_title = f"Cars for {card.name}"
+            set_border_title(actions, f"Cars for {card.name}")
         else:
-            actions.border_title = "Your choice: 1-9 or Enter"
+            set_border_title(actions, "Your choice: 1-9 or Enter")
         rows = target_rows(data) or [(option_label(data, a, short=True), a) for a in data.legal]
         actions.keep_actions(rows)
         if data.live:

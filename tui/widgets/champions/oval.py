@@ -15,6 +15,7 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -56,9 +57,26 @@ class OvalTrack(Widget):
         self._cache: tuple[tuple[int, int], list[Strip]] | None = None
 
     def show(self, data: BoardData) -> None:
+        """Draw ``data``; only the lines that differ from the shown ones are repainted."""
         self._data = data
-        self._cache = None
-        self.refresh()
+        old = self._cache
+        if old is None or not self.is_mounted or self.size.width <= 0:
+            self._cache = None
+            self.refresh()
+            return
+        key = (self.size.width, self.size.height)
+        strips = self.canvas().strips()
+        self._cache = (key, strips)
+        if old[0] != key or len(old[1]) != len(strips):
+            self.refresh()
+            return
+        changed = [
+            Region(0, y, key[0], 1)
+            for y, (a, b) in enumerate(zip(old[1], strips, strict=True))
+            if list(a) != list(b)
+        ]
+        if changed:
+            self.refresh(*changed)
 
     @property
     def geometry(self) -> OvalGeometry:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
 from tui.widgets.board import BoardData
 from tui.widgets.champions.words import (
@@ -20,9 +19,10 @@ from tui.widgets.champions.words import (
     money_words,
     ordinal,
 )
+from tui.widgets.common import LineBox
 
 
-class ChampionsScoreboard(Widget):
+class ChampionsScoreboard(LineBox):
     """Players, their cars, money, Sponsor cards, Shift Gears left and places."""
 
     DEFAULT_CSS = """
@@ -36,9 +36,13 @@ class ChampionsScoreboard(Widget):
 
     def show(self, data: BoardData) -> None:
         self._data = data
-        self.refresh()
+        self.show_lines(self.board_text().split("\n"))
 
-    def render(self) -> Text:
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.show_lines(self.board_text().split("\n"))
+
+    def board_text(self) -> Text:
         data = self._data
         if data is None:
             return Text("")

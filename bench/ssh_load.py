@@ -1,0 +1,434 @@
+"""The load generator for the real server: `speedway serve` in a subprocess, N real SSH clients.
+
+Owns `run_load`: start `speedway serve --bench-hooks` (the real server and the real app) with a
+temporary data dir and ``SPEEDWAY_TRACE`` on loopback; connect N asyncssh clients, each with its
+own key and a PTY (xterm-256color, 80x24); each picks a nickname; every ``group``-th creates a
+table of bots (``SPEEDWAY_START=create:...``, the hub calls the new-game form makes) and the
+others watch those tables (``watch:ID``, the lobby's watch call). After a settle time the window
+opens; at its end the server's trace (the monotonic time of every broadcast step, every GC pause)
+is matched against the time each client received bytes: event-to-screen latency is the time from
+a broadcast to the first bytes a viewer of that table receives after it (CLOCK_MONOTONIC is
+shared by the processes of one machine). A probe client then logs in fresh and times the lobby,
+the new-game form, the rules page and single keys while the load runs.
+
+Must not: bind anything but 127.0.0.1, run unbounded, or use a stand-in app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import json
+import os
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+ROOT = Path(__file__).resolve().parent.parent
+_ANSI = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]P^_][^\x07\x1b]*(\x07|\x1b\\)?|\x1b[@-Z\\-_]")
+_TABLE_ID = re.compile(r"table ([0-9a-f]{8})")
+CONNECT_AT_ONCE = 4
+T = 60.0  # the bound on any single wait
+
+
+def plain(data: bytes) -> str:
+    return _ANSI.sub(b"", data).decode("utf-8", errors="replace")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+# ---------------------------------------------------------------------------- the server
+
+
+class Server:
+    """`speedway serve` as a subprocess; CPU and RSS read from /proc."""
+
+    def __init__(self, data: Path, extra: list[str] | None = None) -> None:
+        self.data = data
+        self.trace_path = data / "trace.jsonl"
+        self.extra = extra or []
+        self.proc: asyncio.subprocess.Process | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        env = dict(os.environ, SPEEDWAY_TRACE=str(self.trace_path), PYTHONUNBUFFERED="1")
+        err = open(self.data / "server.log", "wb")  # noqa: SIM115, ASYNC230 - lives with the server
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tui.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--data",
+            str(self.data),
+            "--bench-hooks",
+            "--max-sessions",
+            "400",
+            *self.extra,
+            cwd=str(ROOT),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=err,
+        )
+        assert self.proc.stdout is not None
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), T)
+            if not line:
+                raise RuntimeError("the server exited: " + (self.data / "server.log").read_text())
+            m = re.search(rb"port (\d+)", line)
+            if m:
+                self.port = int(m.group(1))
+                break
+
+    def cpu_seconds(self) -> float:
+        assert self.proc is not None
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mib(self) -> float:
+        assert self.proc is not None
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 15)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+    def trace(self) -> list[dict[str, Any]]:
+        if not self.trace_path.exists():
+            return []
+        out = []
+        for line in self.trace_path.read_text().splitlines():
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(line))
+        return out
+
+
+# ---------------------------------------------------------------------------- clients
+
+
+class Client(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+    """One SSH session with a PTY: every chunk's arrival time, and the screen text for waits."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.buf = bytearray()
+        self.changed = asyncio.Event()
+        self.closed = asyncio.Event()
+        self.chan: Any = None
+        self.conn: Any = None
+        self.table: str | None = None
+        self.total = 0
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self.times.append(time.monotonic())
+        self.total += len(data)
+        self.buf += data
+        if len(self.buf) > 256 * 1024:
+            del self.buf[: len(self.buf) - 128 * 1024]
+        self.changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.changed.set()
+
+    def text(self) -> str:
+        return plain(bytes(self.buf))
+
+    async def wait_for(self, pattern: str | re.Pattern[str], within: float = T) -> re.Match[str]:
+        rx = re.compile(pattern) if isinstance(pattern, str) else pattern
+
+        async def loop() -> re.Match[str]:
+            while True:
+                m = rx.search(self.text())
+                if m:
+                    return m
+                if self.closed.is_set():
+                    raise RuntimeError(f"closed before {rx.pattern!r}: {self.text()[-400:]!r}")
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(loop(), within)
+
+    def clear(self) -> None:
+        self.buf.clear()
+
+    def send(self, data: str) -> None:
+        self.chan.write(data.encode())
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.chan.close()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+async def open_client(port: int, nick: str, start: str | None, size: tuple[int, int]) -> Client:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await asyncio.wait_for(
+        asyncssh.connect(
+            "127.0.0.1",
+            port,
+            known_hosts=None,
+            username=nick,
+            client_keys=[key],
+            agent_path=None,
+            password_auth=False,
+        ),
+        T,
+    )
+    client = Client()
+    env = {"SPEEDWAY_START": start} if start else {}
+    chan, _ = await conn.create_session(
+        lambda: client,
+        encoding=None,
+        term_type="xterm-256color",
+        term_size=size,
+        env=env,
+    )
+    client.chan = chan
+    client.conn = conn
+    await client.wait_for("Choose a nickname")
+    client.send(nick + "\r")
+    return client
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+@dataclass
+class LoadResult:
+    sessions: int
+    tables: int
+    window: float
+    latencies_ms: list[float] = field(default_factory=list)
+    missed: int = 0
+    steps: int = 0
+    gc_longest_ms: float = 0.0
+    gc_total_ms: float = 0.0
+    cpu_share: float = 0.0
+    rss_idle: float = 0.0
+    rss_loaded: float = 0.0
+    rss_end: float = 0.0
+    steps_per_table_s: float = 0.0
+    probe: dict[str, list[float]] = field(default_factory=dict)
+
+    def row(self) -> dict[str, Any]:
+        lat = self.latencies_ms
+        return {
+            "sessions": self.sessions,
+            "p50": round(percentile(lat, 50), 1),
+            "p99": round(percentile(lat, 99), 1),
+            "max": round(max(lat), 1) if lat else None,
+            "samples": len(lat),
+            "missed": self.missed,
+            "gc_longest_ms": round(self.gc_longest_ms, 1),
+            "cpu": round(self.cpu_share, 3),
+            "rss_per_session_mib": round(self.rss_per_session, 2),
+            "rss_growth": round(self.rss_growth, 3),
+            "steps_per_table_s": round(self.steps_per_table_s, 3),
+        }
+
+    @property
+    def rss_per_session(self) -> float:
+        return (self.rss_loaded - self.rss_idle) / max(1, self.sessions)
+
+    @property
+    def rss_growth(self) -> float:
+        return (self.rss_end - self.rss_loaded) / self.rss_loaded if self.rss_loaded else 0.0
+
+
+async def _connect_all(port: int, starts: list[tuple[str, str | None]]) -> list[Client]:
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+
+    async def one(nick: str, start: str | None) -> Client:
+        async with gate:
+            return await open_client(port, nick, start, (80, 24))
+
+    return list(await asyncio.gather(*(one(n, s) for n, s in starts)))
+
+
+async def run_load(
+    sessions: int,
+    *,
+    group: int = 4,
+    game: str = "cthulhu500",
+    bots: str = "shrewd,random,shrewd,random",
+    window: float = 20.0,
+    settle: float = 3.0,
+    probe: bool = True,
+    one_table: bool = False,
+    rss_samples: int = 2,
+) -> LoadResult:
+    """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc)."""
+    with tempfile.TemporaryDirectory(prefix="speedway-load-") as tmp:
+        server = Server(Path(tmp))
+        await server.start()
+        clients: list[Client] = []
+        try:
+            await asyncio.sleep(0.5)
+            rss_idle = server.rss_mib()
+            creators = 1 if one_table else max(1, sessions // group)
+            made = await _connect_all(
+                server.port,
+                [(f"make{i}", f"create:{game}:{bots}") for i in range(creators)],
+            )
+            for c in made:
+                c.table = (await c.wait_for(_TABLE_ID)).group(1)
+            clients += made
+            watchers = []
+            for i in range(sessions - creators):
+                table = made[0 if one_table else i % creators].table
+                watchers.append((f"view{i}", f"watch:{table}"))
+            watching = await _connect_all(server.port, watchers)
+            for c, (_, start) in zip(watching, watchers, strict=True):
+                c.table = start.split(":", 1)[1] if start else None
+            clients += watching
+            await asyncio.sleep(settle)
+            rss_loaded = server.rss_mib()
+            cpu0, t0 = server.cpu_seconds(), time.monotonic()
+            probe_times: dict[str, list[float]] = {}
+            if probe:
+                probe_times = await _probe(server.port, window)
+            else:
+                await asyncio.sleep(window)
+            t1 = time.monotonic()
+            cpu1 = server.cpu_seconds()
+            rss_end = server.rss_mib()
+            for _ in range(rss_samples - 1):
+                pass
+        finally:
+            await server.stop()
+            for c in clients:
+                await c.close()
+        result = LoadResult(sessions=sessions, tables=len(made), window=t1 - t0)
+        result.cpu_share = (cpu1 - cpu0) / (t1 - t0)
+        result.rss_idle, result.rss_loaded, result.rss_end = rss_idle, rss_loaded, rss_end
+        result.probe = probe_times
+        _match(result, server.trace(), clients, t0, t1)
+        return result
+
+
+def _match(
+    result: LoadResult, trace: list[dict[str, Any]], clients: list[Client], t0: float, t1: float
+) -> None:
+    steps: dict[str, list[float]] = {}
+    for rec in trace:
+        if rec["k"] == "step" and t0 <= rec["t"] <= t1:
+            steps.setdefault(rec["table"], []).append(rec["t"])
+        elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
+            result.gc_longest_ms = max(result.gc_longest_ms, rec["ms"])
+            result.gc_total_ms += rec["ms"]
+    result.steps = sum(len(v) for v in steps.values())
+    if steps:
+        result.steps_per_table_s = result.steps / len(steps) / (t1 - t0)
+    for c in clients:
+        times = c.times
+        for tb in steps.get(c.table or "", []):
+            k = bisect.bisect_left(times, tb)
+            if k < len(times) and times[k] - tb < 5.0:
+                result.latencies_ms.append((times[k] - tb) * 1000)
+            else:
+                result.missed += 1
+
+
+async def _probe(port: int, window: float) -> dict[str, list[float]]:
+    """A fresh player under load: login-to-lobby, lobby/new-game/rules opens, key-to-screen."""
+    out: dict[str, list[float]] = {"login": [], "lobby": [], "new_game": [], "rules": [], "key": []}
+    deadline = time.monotonic() + window
+    n = 0
+    while time.monotonic() < deadline - 2:
+        n += 1
+        start = time.monotonic()
+        c = await open_client(port, f"probe{n}", None, (80, 24))
+        try:
+            await c.wait_for("Create table")
+            out["login"].append((time.monotonic() - start) * 1000)
+            for _ in range(5):  # single keys: the lobby's cursor moves
+                await asyncio.sleep(0.15)
+                before = len(c.times)
+                sent = time.monotonic()
+                c.send("\x1b[B" if _ % 2 == 0 else "\x1b[A")
+                await _first_bytes(c, before)
+                out["key"].append((c.times[before] - sent) * 1000)
+            for key, name, needle in (
+                ("c", "new_game", "Start race"),
+                ("\x1b", "lobby", "Create table"),
+            ):
+                await asyncio.sleep(0.2)
+                c.clear()
+                sent = time.monotonic()
+                c.send(key)
+                await c.wait_for(needle)
+                out[name].append((time.monotonic() - sent) * 1000)
+            await asyncio.sleep(0.2)
+            c.clear()
+            c.send("\x1b")  # back to home
+            await c.wait_for("Signed in as")
+            await asyncio.sleep(0.2)
+            c.clear()
+            sent = time.monotonic()
+            c.send("r")
+            await c.wait_for("Go 500")
+            out["rules"].append((time.monotonic() - sent) * 1000)
+            await asyncio.sleep(0.2)
+            c.clear()
+            c.send("\x1b")
+            await c.wait_for("Signed in as")
+            await asyncio.sleep(0.2)
+            c.clear()
+            sent = time.monotonic()
+            c.send("l")
+            await c.wait_for("Create table")
+            out["lobby"].append((time.monotonic() - sent) * 1000)
+        finally:
+            await c.close()
+    return out
+
+
+async def _first_bytes(c: Client, before: int, within: float = 10.0) -> None:
+    async def loop() -> None:
+        while len(c.times) <= before:
+            c.changed.clear()
+            await c.changed.wait()
+
+    await asyncio.wait_for(loop(), within)
+
+
+def summary(result: LoadResult) -> str:
+    row = result.row()
+    probe = {k: round(statistics.median(v), 1) for k, v in result.probe.items() if v}
+    return json.dumps({**row, "probe_median_ms": probe})
+
+
+if __name__ == "__main__":  # python -m bench.ssh_load N [window]
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    w = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
+    one = len(sys.argv) > 3 and sys.argv[3] == "one"
+    print(summary(asyncio.run(run_load(n, window=w, one_table=one))))

@@ -1,0 +1,118 @@
+"""`tui.compositor.BandedCompositor`: a screen kept up to date by its partial updates equals a
+full render of the same screen, frame after frame, while a real table plays.
+
+A tiny terminal (a grid of cells) applies every update the screen's compositor produces, exactly
+as a terminal would (cursor moves and text); after each update the grid must equal the
+compositor's own full render, cell by cell (text and style).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.console import Console
+from rich.segment import Segment
+from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.geometry import Region
+from textual.strip import Strip
+
+from net.hub import Identity, SeatSpec, TableSpec
+from net.local_hub import LocalHub
+from tui.app import OpenTable, SpeedwayApp
+from tui.compositor import BandedCompositor, bands
+
+ME = Identity(id="test:me", nickname="me")
+
+
+class Grid:
+    """The cells a terminal shows: (text, style) per cell."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.cells: list[list[tuple[str, Any]]] = [[(" ", None)] * width for _ in range(height)]
+
+    def load(self, strips: list[Any]) -> None:
+        for y, strip in enumerate(strips[: self.height]):
+            if not isinstance(strip, Strip):  # a layout update's line is its chops
+                strip = Strip.join(list(strip))
+            self._write(0, y, list(strip))
+
+    def _write(self, x: int, y: int, segments: list[Segment]) -> int:
+        for seg in segments:
+            for ch in seg.text:
+                if 0 <= x < self.width and 0 <= y < self.height:
+                    self.cells[y][x] = (ch, seg.style)
+                x += 1
+        return x
+
+    def apply(self, update: Any, console: Console) -> None:
+        if isinstance(update, LayoutUpdate):
+            self.load(list(update.strips))
+            return
+        x = y = 0
+        for seg in update.__rich_console__(console, console.options):
+            if seg.control:
+                for control in seg.control:
+                    if control[0].name == "CURSOR_MOVE_TO":
+                        x, y = control[1], control[2]
+            elif seg.text == "\n":
+                continue
+            else:
+                x = self._write(x, y, [seg])
+
+
+def test_bands_group_dirty_regions_by_lines():
+    got = bands([Region(0, 10, 5, 2), Region(0, 0, 80, 1), Region(30, 11, 5, 3), Region(0, 1, 2, 1)])
+    assert got == [Region(0, 0, 80, 2), Region(0, 10, 35, 4)]
+
+
+async def test_partial_updates_keep_the_terminal_equal_to_a_full_render():
+    hub = LocalHub(None, persist=False, bot_delay=1e9, lobby_interval=0.0)
+    seats = [SeatSpec(kind="human", name=f"P{i}", identity=ME.id) for i in range(4)]
+    table_id = await hub.create_table(TableSpec(game="cthulhu500", seats=seats, seed=11), ME)
+    app = SpeedwayApp(
+        hub, Identity(id="test:v", nickname="v"), start=OpenTable(table_id=table_id),
+        animate=False, network=True,
+    )
+    checked = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            if getattr(app.screen, "fold", None) is not None:
+                break
+            await pilot.pause(0.01)
+        screen = app.screen
+        compositor = screen._compositor
+        assert isinstance(compositor, BandedCompositor)
+        console = Console(width=80, height=24, color_system="truecolor", force_terminal=True)
+        grid = Grid(80, 24)
+        grid.load(compositor.render_strips())
+        original = compositor.render_update
+        mismatches: list[int] = []
+
+        def render_update(*args: Any, **kwargs: Any) -> Any:
+            nonlocal checked
+            update = original(*args, **kwargs)
+            if update is not None:
+                grid.apply(update, console)
+                expect = Grid(80, 24)
+                expect.load(compositor.render_strips())
+                if isinstance(update, ChopsUpdate):
+                    checked += 1
+                if expect.cells != grid.cells:
+                    mismatches.append(checked)
+            return update
+
+        compositor.render_update = render_update  # type: ignore[method-assign]
+        table = hub.table(table_id)
+        for _ in range(40):
+            pending = list(table.pending())
+            if not pending or table.result() is not None:
+                break
+            action = await hub.hint(table_id, ME, pending[0], "shrewd")
+            await hub.submit(table_id, ME, pending[0], action, table.state_id)
+            await pilot.pause()
+            await asyncio.sleep(0.02)
+    await hub.close()
+    assert checked >= 20, "the steps should have been drawn as partial updates"
+    assert mismatches == []

@@ -1,0 +1,94 @@
+"""A compositor that repaints separate dirty areas separately.
+
+Owns `BandedCompositor`, a `textual._compositor.Compositor` whose partial update renders each
+horizontal *band* of dirty regions on its own. Textual's own partial update crops to the one
+rectangle around every dirty region: a change in the top line and one in the status line near
+the bottom make it render every widget of the screen over the whole height (each cached line
+still goes through the styles cache, filters and the cut-up into chops, and an `OptionList`
+renders its lines again every time). Grouping the dirty regions into bands whose line ranges do
+not overlap, and cropping each band to its own rectangle, renders only the widgets under the
+changed areas. The bytes sent are the same spans as before (`ChopsUpdate` is unchanged); the
+test `tests/tui/test_compositor.py` checks that a screen updated this way equals a full render.
+
+Textual is pinned exactly (pyproject), so this private seam cannot move under us silently;
+`SpeedwayScreen` installs it. Must not: change what a frame shows, only how much is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual._compositor import ChopsUpdate, Compositor
+from textual.geometry import Region
+
+__all__ = ["BandedCompositor", "bands"]
+
+
+def bands(regions: Iterable[Region]) -> list[Region]:
+    """Dirty regions grouped into rectangles whose line ranges are disjoint (not touching).
+
+    >>> bands([Region(0, 0, 80, 1), Region(0, 22, 80, 1), Region(10, 5, 5, 3), Region(40, 6, 5, 4)])
+    [Region(x=0, y=0, width=80, height=1), Region(x=10, y=5, width=35, height=5), Region(x=0, y=22, width=80, height=1)]
+    """
+    out: list[Region] = []
+    for region in sorted(regions, key=lambda r: (r.y, r.x)):
+        if not region:
+            continue
+        if out and region.y <= out[-1].bottom:
+            out[-1] = out[-1].union(region)
+        else:
+            out.append(region)
+    return out
+
+
+class BandedCompositor(Compositor):
+    """`Compositor` with a partial update that renders each band of dirty regions alone."""
+
+    def _get_renders(
+        self, crop: Region | None = None
+    ) -> Iterable[tuple[Region, Region, list[Any]]]:
+        """As Textual's, but a crop also limits the *lines* rendered, not only the widgets.
+
+        Textual renders every line of every widget whose clip overlaps the crop. Here a widget
+        is rendered only if its visible area overlaps the crop, and only over the crop's lines
+        (the full visible width, so every chop still starts and ends on a cut).
+        """
+        if crop is None:
+            yield from super()._get_renders(crop)
+            return
+        top, bottom = crop.y, crop.bottom
+        left, right = crop.x, crop.right
+        for widget, (region, clip) in self.visible_widgets.items():
+            visible = region.intersection(clip)
+            if not visible or visible.right <= left or visible.x >= right:
+                continue
+            y1 = max(visible.y, top)
+            y2 = min(visible.bottom, bottom)
+            if y2 <= y1:
+                continue
+            area = Region(visible.x, y1, visible.width, y2 - y1)
+            strips = widget.render_lines(
+                Region(area.x - region.x, area.y - region.y, area.width, area.height)
+            )
+            yield area, area, strips
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        screen_region = self.size.region
+        update_regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not update_regions:
+            return None
+        spans = list(self._regions_to_spans(update_regions))
+        is_rendered_line = {y for y, _, _ in spans}.__contains__
+        crops = [b.intersection(screen_region) for b in bands(update_regions)]
+        crops = [c for c in crops if c]
+        if not crops:
+            return None
+        chops: list[Any] = list(self._render_chops(crops[0], is_rendered_line))
+        for crop in crops[1:]:
+            part = self._render_chops(crop, is_rendered_line)
+            for y in crop.line_range:
+                chops[y] = part[y]
+        chop_ends = [cut_set[1:] for cut_set in self.cuts]
+        return ChopsUpdate(chops, spans, chop_ends)
