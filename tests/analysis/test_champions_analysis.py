@@ -142,3 +142,45 @@ def test_an_unfinished_game_is_analysed_up_to_its_last_step():
     a = analyse("champions", GAME.new_state(t.config, 2), steps, t.names, Settings(rollouts=1), 0)
     assert check_identity(a) == []
     assert all(d.step <= t.state_id for d in a.decisions)
+
+
+_HASH_SCRIPT = """
+import sys
+sys.path.insert(0, {root!r})
+from core.analysis import Settings, analyse
+from core.champions import GAME as CH
+from core.cthulhu500 import GAME as CT
+from core.game import Seat, Table
+import hashlib, msgspec
+digest = hashlib.sha256()
+for game, options in ((CH, {{"lap_turn_limit": 4}}), (CT, {{"round_limit": 3}})):
+    config = msgspec.structs.replace(game.default_config(), **options)
+    t = Table(game, config, [Seat(name="a", bot="random"), Seat(name="b", bot="random")], 3)
+    t.run_bots()
+    a = analyse(game.id, game.new_state(config, 2), t.history, t.names, Settings(rollouts=1), 9)
+    digest.update(msgspec.json.encode(a))
+print(digest.hexdigest())
+"""
+
+
+def test_identical_analysis_bytes_across_hash_seeds():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    outs = []
+    for hash_seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run(
+            [sys.executable, "-c", _HASH_SCRIPT.format(root=root)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, out.stderr
+        outs.append(out.stdout.strip())
+    assert outs[0] == outs[1]
+    assert len(outs[0]) == 64
