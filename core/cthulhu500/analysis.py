@@ -33,6 +33,7 @@ from msgspec.structs import replace
 from core.analysis import Analysis, Chain, ChanceNode, Option, Progress, Settings, Watch, finish
 from core.cthulhu500 import engine
 from core.cthulhu500 import events as ev
+from core.cthulhu500.board import ahead, attack_equipment, defend_equipment, drive, speed
 from core.cthulhu500.bots import shrewd_bot
 from core.cthulhu500.cards import CHECKERED_FLAG, DECK_IDS
 from core.cthulhu500.describe import action_text
@@ -44,6 +45,7 @@ __all__ = [
     "PASS",
     "STANDING",
     "analyse",
+    "coach_words",
     "guess_table",
     "pass_chances",
     "standing",
@@ -75,6 +77,29 @@ def pass_chances(attacker_mod: int, defender_mod: int) -> tuple[float, float, fl
                 tie += 1
     n = SIDES * SIDES
     return win / n, tie / n, (n - win - tie) / n
+
+
+def coach_words(v: State, seat: int) -> str | None:
+    """For coaching at a local table: the chance a pass tried now succeeds (public stats).
+
+    None unless ``seat`` is choosing its actions. Reactions played into the test are not known
+    yet, so they are not counted.
+    """
+    top = v.stack[-1] if v.stack else None
+    if not isinstance(top, DActions) or top.seat != seat or seat not in v.pack or v.n < 2:
+        return None
+    defender = ahead(v.pack, seat)
+    cap = v.config.equipment_cap
+    mine, theirs = v.vehicles[seat], v.vehicles[defender]
+    nitrous = v.nitrous if v.active == seat else 0
+    a = speed(mine) + drive(mine) + attack_equipment(mine, cap) + nitrous
+    d = speed(theirs) + drive(theirs) + defend_equipment(theirs, cap)
+    win, tie, lose = pass_chances(a, d)
+    row = tie_row(mine.damaged, theirs.damaged).split(" (")[0]
+    return (
+        f"Coach: a pass now wins {100 * win:.0f}%, ties {100 * tie:.0f}% ({row}), "
+        f"fails {100 * lose:.0f}% (before reactions)."
+    )
 
 
 def tie_row(attacker_damaged: bool, defender_damaged: bool) -> str:

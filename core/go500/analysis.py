@@ -36,7 +36,15 @@ from core.go500.model import (
 from core.go500.optimal import Policy, _evaluate, context_for, finish_chance, policy
 from core.go500.tables import tables_for
 
-__all__ = ["MILES", "THRESHOLDS", "WIN", "analyse", "paint_options", "value_options"]
+__all__ = [
+    "MILES",
+    "THRESHOLDS",
+    "WIN",
+    "analyse",
+    "coach_words",
+    "paint_options",
+    "value_options",
+]
 
 MILES = "miles"
 WIN = "win %"
@@ -78,6 +86,32 @@ def value_options(
         Option(label=label(a, turn.showing), value=scale * _evaluate(view, seat, a, pol))
         for a in legal
     ]
+
+
+def coach_words(view: Go500State, seat: int) -> str | None:
+    """For coaching at a local table: the solver's "stop now" against the best "roll on".
+
+    None unless ``seat`` is deciding at a green flag.
+    """
+    turn = view.turns[seat] if 0 <= seat < len(view.turns) else None
+    if view.phase != "turn" or turn is None or turn.stage != "decide":
+        return None
+    legal = GAME.legal(view, seat)
+    if not legal or not isinstance(legal[0], Stop):
+        return None
+    pol = policy(context_for(view, seat))
+    options = value_options(view, seat, legal, pol)
+    stop = options[0]
+    rest = range(1, len(options))
+    if not rest:
+        return None
+    best = max(rest, key=lambda i: (options[i].value, -i))
+    unit = _unit(pol)
+    verdict = "stop" if stop.value >= options[best].value else "roll on"
+    return (
+        f"Coach: stop now {stop.value:.1f} · roll on {options[best].value:.1f} "
+        f"({options[best].label}) — {unit}; the solver would {verdict}."
+    )
 
 
 def paint_options(view: Go500State, seat: int, legal: Sequence[Any]) -> list[Option]:
