@@ -135,3 +135,21 @@ def test_action_values_ignore_what_the_chooser_could_not_see():
                 checked += 1
         t.submit(seat, t.bot_action(seat))
     assert checked == 2
+
+
+def test_coach_words_give_the_chance_to_pass_from_public_stats():
+    from core.cthulhu500.analysis import coach_words
+
+    t = Table(GAME, GAME.default_config(), [Seat(name="s", bot="shrewd")] * 2, 4)
+    while t.pending():
+        seat = t.pending()[0]
+        top = t.state.stack[-1] if t.state.stack else None
+        if isinstance(top, DActions) and top.seat == seat:
+            break
+        assert coach_words(view(t.state, seat), seat) is None
+        t.submit(seat, t.bot_action(seat))
+    words = coach_words(view(t.state, seat), seat)
+    assert words is not None
+    assert words.startswith("Coach: a pass now wins")
+    # the same for every seat's view: only public stats are used
+    assert coach_words(t.state, seat) == words

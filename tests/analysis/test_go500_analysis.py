@@ -183,3 +183,18 @@ def test_cli_analyse_refuses_a_bad_file_with_one_line(tmp_path):
     err = io.StringIO()
     assert run_replay_command(replay.path, as_json=True, out=out, err=err) == 2
     assert err.getvalue().count("\n") == 1
+
+
+def test_coach_words_give_the_solvers_stop_and_best_roll_on():
+    from core.go500.analysis import coach_words
+
+    s = table([0, 0], current=0)
+    assert coach_words(s, 0) is None  # not deciding yet
+    s, _ = act(s, 0, Roll(), roll("GREEN", [0, 0, 0, 0, 0], "FLAT"))
+    options = value_options(s, 0, GAME.legal(s, 0))
+    best = max(options[1:], key=lambda o: o.value)
+    words = coach_words(s, 0)
+    assert words is not None
+    assert f"stop now {options[0].value:.1f}" in words
+    assert f"roll on {best.value:.1f}" in words
+    assert words.endswith("would roll on.")
