@@ -2,8 +2,8 @@
 
 Owns `analyse_replay` (a `Replay` -> `core.analysis.Analysis`, seeded from the game's content
 so the same game and settings give the same bytes), the cache file beside the replay
-(``FILE.analysis``: a JSON document keyed by the content digest, the settings and the analysis
-format; a stale or damaged cache is ignored and rewritten), `to_json` and `summary_text`.
+(``FILE.analysis``: a JSON document keyed by the analysis format, the game's rules version, the
+content digest and the settings; a stale or damaged cache is ignored and rewritten), `to_json` and `summary_text`.
 
 Must not: open a screen, or change the replay file itself.
 """
@@ -69,8 +69,12 @@ def content_digest(replay: Replay) -> str:
     return h.hexdigest()
 
 
-def _key(digest: str, settings: Settings) -> str:
-    return f"{FORMAT}|{digest}|rollouts={settings.rollouts}|horizon={settings.horizon}"
+def _key(replay: Replay, settings: Settings) -> str:
+    """The cache key: analysis format, the game's rules version, content digest, settings."""
+    return (
+        f"{FORMAT}|{replay.game.id}/{replay.game.rules_version}|{content_digest(replay)}|"
+        f"rollouts={settings.rollouts}|horizon={settings.horizon}"
+    )
 
 
 def analyse_replay(
@@ -106,7 +110,7 @@ def load_cached(replay: Replay, settings: Settings) -> Analysis | None:
         cached = msgspec.json.decode(raw, type=_Cache)
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if cached.key != _key(content_digest(replay), settings):
+    if cached.key != _key(replay, settings):
         return None
     return cached.analysis
 
@@ -116,9 +120,7 @@ def save_cache(replay: Replay, analysis: Analysis) -> Path | None:
     if replay.path is None:
         return None
     path = cache_path(replay.path)
-    data = msgspec.json.encode(
-        _Cache(key=_key(content_digest(replay), analysis.settings), analysis=analysis)
-    )
+    data = msgspec.json.encode(_Cache(key=_key(replay, analysis.settings), analysis=analysis))
     tmp = path.with_name(path.name + ".tmp")
     try:
         with open(tmp, "wb") as handle:

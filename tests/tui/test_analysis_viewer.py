@@ -176,3 +176,18 @@ async def test_turning_points_are_visited_largest_first(tmp_path: Path):
             await pilot.pause()
             assert screen.k == point.step
             assert "◆ turning point" in str(screen.query_one(AnalysisPanel).render())
+
+
+def test_panel_says_when_a_loss_is_within_the_rollouts_noise():
+    from core.analysis import Chain, Option, Settings, finish
+
+    chain = Chain({"$k": 5.0})
+    chain.open(0, "$k", 1, None)
+    noisy = [Option(label="a", value=10.0, spread=3.0), Option(label="b", value=6.0, spread=1.0)]
+    chain.decide(0, 1, "choose_dice", noisy, 1)
+    clear = [Option(label="a", value=30.0, spread=1.0), Option(label="b", value=6.0, spread=1.0)]
+    chain.decide(0, 2, "choose_dice", clear, 1)
+    chain.close(0, 3, 0.0)
+    a = finish("champions", "$k", ["$k"], ["Ann"], chain, Settings(), 0, sampled=True)
+    assert "lost 4.0 (within noise)" in panel_text(a, 1, ["Ann"])
+    assert "lost 24.0 (costly)" in panel_text(a, 2, ["Ann"])

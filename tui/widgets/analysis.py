@@ -58,7 +58,10 @@ def _decision_lines(d: Decision, names: Sequence[str], inner: int, final: bool) 
     if len(d.options) > len(shown):
         lines.append(f"  … {len(d.options) - len(shown)} more")
     verdict = "best choice" if d.loss == 0 else f"lost {d.loss:.1f}"
-    if d.costly:
+    noise = [d.options[i].spread for i in (d.best, d.chosen)]
+    if d.loss and all(x is not None for x in noise) and d.loss <= 2 * max(x or 0 for x in noise):
+        verdict += " (within noise)"
+    elif d.costly:
         verdict += " (costly)"
     luck = f"luck after {d.luck:+.1f}" if final else "luck after: not known yet"
     lines.append(_clip(f"{verdict} · {luck}", inner))
