@@ -230,6 +230,7 @@ class LoadResult:
     latencies_ms: list[float] = field(default_factory=list)
     missed: int = 0
     steps: int = 0
+    gcs: list[tuple[int, float]] = field(default_factory=list)  # (generation, ms) in the window
     gc_longest_ms: float = 0.0
     gc_total_ms: float = 0.0
     cpu_share: float = 0.0
@@ -343,6 +344,7 @@ def _match(
         if rec["k"] == "step" and t0 <= rec["t"] <= t1:
             steps.setdefault(rec["table"], []).append(rec["t"])
         elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
+            result.gcs.append((rec["gen"], rec["ms"]))
             result.gc_longest_ms = max(result.gc_longest_ms, rec["ms"])
             result.gc_total_ms += rec["ms"]
     result.steps = sum(len(v) for v in steps.values())
@@ -424,7 +426,10 @@ async def _first_bytes(c: Client, before: int, within: float = 10.0) -> None:
 def summary(result: LoadResult) -> str:
     row = result.row()
     probe = {k: round(statistics.median(v), 1) for k, v in result.probe.items() if v}
-    return json.dumps({**row, "probe_median_ms": probe})
+    gens = {g: [round(ms, 1) for gen, ms in result.gcs if gen == g] for g in (0, 1, 2)}
+    worst = {g: sorted(v)[-3:] for g, v in gens.items()}
+    counts = {g: len(v) for g, v in gens.items()}
+    return json.dumps({**row, "probe_median_ms": probe, "gc_counts": counts, "gc_worst": worst})
 
 
 if __name__ == "__main__":  # python -m bench.ssh_load N [window]

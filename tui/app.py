@@ -24,6 +24,7 @@ from core import registry
 from core.game import Game
 from net.hub import Hub, Identity, TableSpec
 from tui.settings import Settings, load_settings, save_settings
+from tui.stylesheet import share
 
 __all__ = [
     "OpenLobby",
@@ -113,6 +114,7 @@ class SpeedwayApp(App[None]):
         # Identities this keyboard plays for: the user plus any hot-seat humans seated here.
         self.local_identities: dict[str, Identity] = {identity.id: identity}
         super().__init__(driver_class=driver_class)
+        share(self.stylesheet)  # one parse of each CSS source per process (tui.stylesheet)
         if not animate:
             self.animation_level = "none"
 

@@ -225,6 +225,13 @@ def serve(
     from net.server import serve as run_server
 
     _preload_screens()
+    limits = None
+    if bench_hooks:
+        from net.server import Limits
+
+        # The load generator connects every client from 127.0.0.1: the per-source connection
+        # rate limit would refuse it; every other guard stays as deployed.
+        limits = Limits(per_source_per_minute=1_000_000)
     run_server(
         host=host,
         port=port,
@@ -234,6 +241,7 @@ def serve(
         app_factory=ssh_app_factory,
         turn_timer=turn_timer or None,
         bench_hooks=bench_hooks,
+        limits=limits,
     )
 
 

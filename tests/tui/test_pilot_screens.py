@@ -72,7 +72,7 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
         screen = app.screen
         # Options that change nothing with the others as chosen are hidden (option_applies).
         assert not screen.query_one("#row-hours").display
-        assert not screen.query_one("#row-cup_points").display
+        assert not screen.query_one("#opt-cup_points").display
         assert not screen.query_one("#row-debris_bp").display
         mode = screen.query_one("#opt-mode", Choice)
         mode.focus()
@@ -81,8 +81,8 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
                 break
             await pilot.press("right")
         assert mode.value == "cup"
-        assert screen.query_one("#row-cup_points").display
-        assert not screen.query_one("#row-race_length").display
+        assert screen.query_one("#opt-cup_points").display
+        assert not screen.query_one("#opt-race_length").display
         cup = screen.query_one("#opt-cup_points", Choice)  # a text option the game lists
         assert [v for _, v in cup.options] == ["nascar_2017", "winston_1975"]
         assert cup.value == "winston_1975"

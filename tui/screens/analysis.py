@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from core.analysis import Analysis, Decision, Settings
@@ -27,6 +27,7 @@ from replays import Replay, ReplayError
 from replays.analysis import analyse_replay, load_cached, save_cache
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.analysis import AnalysisPanel, next_costly, panel_text
+from tui.widgets.keys import KeyFooter
 
 __all__ = ["AnalysisViewer", "LuckChartScreen", "cumulative_series"]
 
@@ -102,7 +103,7 @@ class LuckChartScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         yield Static("", id="luck-title", classes="screen-title")
         yield LuckChart(id="luck-chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.draw()

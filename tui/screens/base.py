@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.compositor import BandedCompositor
+from tui.widgets.fastlines import FastLines
 
 if TYPE_CHECKING:
     from tui.app import SpeedwayApp
@@ -25,7 +26,7 @@ class TooSmall(Static):
     """Shown instead of a screen's body when the terminal is below its minimum size."""
 
 
-class SpeedwayScreen(Screen[None]):
+class SpeedwayScreen(FastLines, Screen[None]):
     MIN_SIZE: ClassVar[tuple[int, int]] = (80, 24)
 
     def __init__(self) -> None:

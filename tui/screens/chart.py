@@ -11,12 +11,13 @@ from typing import ClassVar
 
 from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from tui.chart import miles_series
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.board import BoardData
+from tui.widgets.keys import KeyFooter
 
 COLOURS = ["red", "blue", "yellow", "green", "magenta", "orange", "cyan", "white"]
 MARKERS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
@@ -62,7 +63,7 @@ class RaceChartScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         yield Static("Race chart — every driver's miles after each turn", classes="screen-title")
         yield RaceChart(id="chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.data is not None:

@@ -12,10 +12,11 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 LOGO = r"""
  ___                  _
@@ -59,7 +60,7 @@ class HomeScreen(SpeedwayScreen):
                     id="home-menu",
                 )
             yield Static(f"Signed in as {self.speedway.identity.nickname}", id="whoami")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#home-menu", OptionList).focus()

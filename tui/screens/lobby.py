@@ -16,11 +16,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from core.game import IllegalAction
 from net.hub import TableInfo
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 
 def seats_text(info: TableInfo) -> str:
@@ -67,7 +68,7 @@ class LobbyScreen(SpeedwayScreen):
         yield Static("Tables", classes="screen-title")
         yield DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="lobby-empty")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

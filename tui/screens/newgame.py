@@ -15,7 +15,7 @@ from msgspec import inspect as mi
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
@@ -23,6 +23,7 @@ from net.hub import TableSpec
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.choice import Choice
+from tui.widgets.keys import KeyFooter
 
 NO_SEAT = "-"
 MAX_ROWS = 8
@@ -87,13 +88,11 @@ class NewGameScreen(SpeedwayScreen):
         network = self.speedway.network
         yield Static("New table" if network else "New local game", classes="screen-title")
         with VerticalScroll(id="newgame-form", classes="form"):
-            with Horizontal(classes="field"):
-                yield Label("Game", classes="field-label")
-                games = [(g.title, g.id) for g in registry.all_games()]
-                if games:
-                    yield Choice(games, value=self.game_id, id="game")
-                else:
-                    yield Label("(no games installed)")
+            games = [(g.title, g.id) for g in registry.all_games()]
+            if games:
+                yield Choice(games, value=self.game_id, id="game", label="Game", classes="field")
+            else:
+                yield Label("Game: (no games installed)")
             game = registry.get(self.game_id) if self.game_id else None
             yield Vertical(*(self.option_rows(game) if game else []), id="options")
             yield Label(
@@ -103,21 +102,21 @@ class NewGameScreen(SpeedwayScreen):
             )
             yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
             if self.speedway.network:
-                with Horizontal(classes="field"):
-                    yield Label("Private table", classes="field-label")
-                    yield Choice(
-                        [
-                            ("no: listed in the lobby", False),
-                            ("yes: join by invite code only", True),
-                        ],
-                        value=False,
-                        id="private",
-                    )
+                yield Choice(
+                    [
+                        ("no: listed in the lobby", False),
+                        ("yes: join by invite code only", True),
+                    ],
+                    value=False,
+                    id="private",
+                    label="Private table",
+                    classes="field",
+                )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
                 yield Button("Back", id="back")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_choice_changed(self, event: Choice.Changed) -> None:
         if (
@@ -148,32 +147,27 @@ class NewGameScreen(SpeedwayScreen):
         defaults = {name: default for name, _kind, default in fields}
         for name, kind, default in fields:
             label = name.replace("_", " ").capitalize()
-            field: Widget
+            row: Widget
+            choices: list[tuple[str, Any]] | None = None
             if isinstance(kind, mi.BoolType):
                 # A yes/no choice says its value in words (a compact checkbox shows it by colour).
-                field = Choice(
-                    [("yes", True), ("no", False)], value=bool(default), id=f"opt-{name}"
-                )
+                choices, default = [("yes", True), ("no", False)], bool(default)
             elif _optional_bool(kind):
-                field = Choice(
-                    [("default", None), ("yes", True), ("no", False)],
-                    value=default,
-                    id=f"opt-{name}",
-                )
+                choices = [("default", None), ("yes", True), ("no", False)]
             elif isinstance(kind, mi.LiteralType | mi.StrType):
                 values = (
                     kind.values if isinstance(kind, mi.LiteralType) else _str_choices(game, name)
                 )
-                field = Choice(
-                    [(str(v).replace("_", " "), v) for v in values],
-                    value=default,
-                    id=f"opt-{name}",
-                )
+                choices = [(str(v).replace("_", " "), v) for v in values]
+            if choices is not None:
+                row = Choice(choices, value=default, id=f"opt-{name}", label=label, classes="field")
             else:
-                field = Input(str(default), type="integer", id=f"opt-{name}", compact=True)
-            row = Horizontal(
-                Label(label, classes="field-label"), field, classes="field", id=f"row-{name}"
-            )
+                row = Horizontal(
+                    Label(label, classes="field-label"),
+                    Input(str(default), type="integer", id=f"opt-{name}", compact=True),
+                    classes="field",
+                    id=f"row-{name}",
+                )
             row.display = _applies(game, name, defaults)
             widgets.append(row)
         return widgets
@@ -185,7 +179,8 @@ class NewGameScreen(SpeedwayScreen):
             for field in self.query("#options Choice").results(Choice)
         }
         for row in self.query("#options .field"):
-            row.display = _applies(game, (row.id or "").removeprefix("row-"), values)
+            name = (row.id or "").removeprefix("row-").removeprefix("opt-")
+            row.display = _applies(game, name, values)
 
     def seat_rows(self, game: Game) -> list[Widget]:
         network = app_network(self)
@@ -208,11 +203,7 @@ class NewGameScreen(SpeedwayScreen):
             else:
                 value = NO_SEAT
             rows.append(
-                Horizontal(
-                    Label(f"Seat {i + 1}", classes="field-label"),
-                    Choice(choices, value=value, id=f"seat-{i}"),
-                    classes="field",
-                )
+                Choice(choices, value=value, id=f"seat-{i}", label=f"Seat {i + 1}", classes="field")
             )
         return rows
 

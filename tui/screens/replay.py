@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Select, Static
+from textual.widgets import Button, Input, Select, Static
 
 from core.game import ConfigError
 from net.hub import TableSpec
@@ -33,6 +33,7 @@ from tui.screens.analysis import AnalysisViewer
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.board import Board, BoardData
+from tui.widgets.keys import KeyFooter
 
 TAIL = 400  # log lines kept on screen when seeking
 
@@ -172,7 +173,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         else:
             yield Static(self.error or "", id="replay-error", classes="error")
         yield Timeline("", id="timeline")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         replay = self.replay

@@ -15,10 +15,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from replays import ReplayInfo, list_replays
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 
 class AskPath(ModalScreen[str | None]):
@@ -52,7 +53,7 @@ class ReplayBrowser(SpeedwayScreen):
         yield Static(f"Replays in {folder}" if folder else "Replays", classes="screen-title")
         yield DataTable(id="browser-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="browser-empty")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)

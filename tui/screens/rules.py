@@ -12,10 +12,11 @@ from rich.markdown import Markdown
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from tui.games import RULES_PAGES, rules_text
 from tui.screens.base import SpeedwayScreen
+from tui.widgets.keys import KeyFooter
 
 TITLES = {"go500": "Go 500", "cthulhu500": "Cthulhu 500", "champions": "NASCAR Champions"}
 
@@ -42,7 +43,7 @@ class RulesScreen(SpeedwayScreen):
                     VerticalScroll(classes="rules-scroll"),
                 ):
                     yield Static(Markdown(self.pages[game_id]), classes="rules-page")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(f"#{self.game_id} VerticalScroll", VerticalScroll).focus()

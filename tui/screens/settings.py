@@ -12,10 +12,11 @@ import msgspec
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Label, Select, Static
+from textual.widgets import Button, Checkbox, Label, Select, Static
 
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS, THEMES
+from tui.widgets.keys import KeyFooter
 
 
 class SettingsScreen(SpeedwayScreen):
@@ -51,7 +52,7 @@ class SettingsScreen(SpeedwayScreen):
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
-        yield Footer()
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "save":

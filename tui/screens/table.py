@@ -25,7 +25,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
@@ -35,6 +35,7 @@ from tui.settings import ANIMATION_DELAYS
 from tui.widgets.board import Board, BoardData, GenericBoard
 from tui.widgets.coach import CoachLine
 from tui.widgets.common import ActionChosen, StatusLine
+from tui.widgets.keys import KeyFooter
 
 SPEEDS = list(ANIMATION_DELAYS)
 
@@ -113,7 +114,7 @@ class TableScreen(SpeedwayScreen):
         yield self.make_board()
         yield StatusLine("", id="status")
         yield CoachLine("", id="coach")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def board(self) -> Board:
@@ -385,8 +386,10 @@ class TableScreen(SpeedwayScreen):
         coach = None
         if seat is not None and self.speedway.settings.coaching and not self.speedway.network:
             coach = self.coach_text(seat)
-        with contextlib.suppress(Exception):
-            self.query_one(CoachLine).coach(coach)
+        if coach is not None or self._coached:  # no work at all while coaching is off
+            self._coached = coach is not None
+            with contextlib.suppress(Exception):
+                self.query_one(CoachLine).coach(coach)
         if seat is not None:
             self.status(self.your_move_text(seat))
         elif fold.pending:
@@ -410,6 +413,9 @@ class TableScreen(SpeedwayScreen):
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
         return f"{self.fold.names[seat]}, it is your move."
+
+    _coached = False
+    """Whether the coaching line shows something (so it is hidden again when advice ends)."""
 
     def coach_text(self, seat: int) -> str | None:
         """Coaching for ``seat``'s decision (local tables, when the setting is on)."""

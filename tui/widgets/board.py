@@ -22,6 +22,7 @@ from textual.widgets import Static
 from core.game import Game, Result
 from tui.fold import LogLine, action_label
 from tui.widgets.common import ActionList, RaceLog
+from tui.widgets.fastlines import FastLines
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class BoardData:
     live: bool = True
 
 
-class Board(Widget):
+class Board(FastLines, Widget):
     """Base of every board: `show()` draws data; the log is part of the board's layout."""
 
     DEFAULT_CSS = """

@@ -49,8 +49,14 @@ class Choice(Widget, can_focus=True):
         *,
         id: str | None = None,
         classes: str | None = None,
+        label: str = "",
+        label_width: int = 22,
     ) -> None:
         super().__init__(id=id, classes=classes)
+        # A labelled choice is a whole form row in one widget (a row of a label and a picker
+        # would be three widgets to build and style, for every row of a long form).
+        self.field_label = label
+        self._label_width = label_width if label else 0
         if not options:
             raise ValueError("A choice needs at least one option.")
         self.options = list(options)
@@ -88,10 +94,13 @@ class Choice(Widget, can_focus=True):
 
     def render(self) -> Text:
         many = len(self.options) > 1
-        text = Text("◀ " if many else "  ", style="dim")
+        text = Text()
+        if self.field_label:
+            text.append(self.field_label[: self._label_width - 1].ljust(self._label_width))
+        text.append("◀ " if many else "  ", style="dim")
         text.append(self.label.ljust(self._width))
         text.append(" ▶" if many else "  ", style="dim")
         return text
 
     def get_content_width(self, container: Any, viewport: Any) -> int:
-        return self._width + 4
+        return self._label_width + self._width + 4

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.fold import LogLine
+from tui.widgets.fastlines import FastLines
 
 
 def tag_of(obj: Any) -> str:
@@ -43,11 +44,12 @@ def update_sized(widget: Static, content: Any, height: int) -> None:
 
 def set_border_title(widget: Widget, title: str | None) -> None:
     """Set a border title only when it changes (assigning one repaints the whole widget)."""
-    if widget.border_title != title:
+    if getattr(widget, "_title_set", ...) != title:
+        widget._title_set = title  # type: ignore[attr-defined]
         widget.border_title = title
 
 
-class LineBox(Widget):
+class LineBox(FastLines, Widget):
     """Text drawn line by line in a box whose size comes from CSS; only changed lines repaint.
 
     `show_lines` takes one `Text` per line. Lines equal to what is on screen are left alone;
@@ -69,7 +71,11 @@ class LineBox(Widget):
         """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
         return Text("\n").join(self._lines)
 
-    def show_lines(self, lines: Sequence[Text]) -> None:
+    def show_lines(self, lines: Sequence[Text], fill: Any = None) -> None:
+        """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line."""
+        if fill != getattr(self, "_fill", None):
+            self._fill = fill
+            self._lines = []  # every line repaints in the new colour
         old = self._lines
         new = list(lines)
         width = self.size.width
@@ -99,12 +105,16 @@ class LineBox(Widget):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        if width != self._strip_width:
+        style = self.base_style
+        if width != self._strip_width or style is not getattr(self, "_strip_style", None):
             self._strips.clear()
             self._strip_width = width
+            self._strip_style = style
         strip = self._strips.get(y)
         if strip is None:
-            style = self.rich_style
+            fill = getattr(self, "_fill", None)
+            if fill is not None:
+                style = style + fill
             if y < len(self._lines):
                 console = self.app.console
                 segments = Segment.apply_style(self._lines[y].render(console), style)
@@ -123,13 +133,15 @@ class ActionChosen(Message):
         self.action = action
 
 
-class RaceLog(Widget):
+class RaceLog(FastLines, Widget):
     """The race log in words, newest at the bottom, drawn line by line in a fixed-size box.
 
-    Adding a line repaints only this widget: no relayout of the screen (STYLE #22), unlike a
-    scrolling container whose virtual size grows with every line. Lines are wrapped to the
-    box's width and wrapped again when it changes (a resize re-wraps the whole log). The mouse
-    wheel scrolls back; the bottom title then says how many newer lines are below.
+    Adding a line repaints only the rows it fills (STYLE #22): lines already on screen do not
+    move. When the box is full the log turns a page — the newest third stays at the top and the
+    rest of the box fills again — instead of shifting every line on every step, which would
+    repaint the whole box each time for every viewer. Lines are wrapped to the box's width and
+    wrapped again when it changes (a resize re-wraps the whole log). The mouse wheel scrolls
+    back; the bottom title then says how many newer lines are below.
     """
 
     DEFAULT_CSS = """
@@ -143,8 +155,10 @@ class RaceLog(Widget):
         self.can_focus = False
         self._texts: deque[str] = deque(maxlen=self.MAX_LINES)
         self._strips: list[Strip] = []
+        self._begins: list[bool] = []  # does this wrapped line start a log line?
         self._wrapped_for = -1
-        self._back = 0  # wrapped lines scrolled back from the newest
+        self._first = 0  # the wrapped line shown in the top row
+        self._follow = True  # new lines show (False while scrolled back)
 
     @property
     def lines(self) -> list[Strip]:
@@ -161,30 +175,57 @@ class RaceLog(Widget):
             return
         for line in lines:
             self._texts.append(line.text)
-        if self._wrapped_for >= 0:
-            width = self._wrapped_for
-            for line in lines:
-                self._strips.extend(self._wrap(line.text, width))
-            excess = len(self._strips) - 4 * self.MAX_LINES
-            if excess > 0:
-                del self._strips[:excess]
-        self.refresh()
+        if self._wrapped_for < 0 or not self.is_mounted:
+            self.refresh()
+            return
+        width = self._wrapped_for
+        before = len(self._strips)
+        for line in lines:
+            wrapped = self._wrap(line.text, width)
+            self._strips.extend(wrapped)
+            self._begins.extend([True] + [False] * (len(wrapped) - 1))
+        excess = len(self._strips) - 4 * self.MAX_LINES
+        if excess > 0:
+            del self._strips[:excess]
+            del self._begins[:excess]
+            before -= excess
+            self._first = max(0, self._first - excess)
+        if not self._follow:
+            self._subtitle()
+            return
+        height = self.content_size.height
+        total = len(self._strips)
+        if total - self._first > height:  # turn the page: the newest third stays on top
+            self._first = self._line_start(max(0, total - max(1, height // 3)), total - height)
+            self.refresh()
+            return
+        top = before - self._first
+        self.refresh(Region(0, top, width, total - before))
 
     def set_lines(self, lines: Sequence[LogLine]) -> None:
         self._texts.clear()
-        self._strips = []
+        self._strips, self._begins = [], []
         self._wrapped_for = -1
-        self._back = 0
-        self.add_lines(lines)
+        self._follow = True
+        for line in lines:
+            self._texts.append(line.text)
         self.refresh()
 
     def _width(self) -> int:
         return max(1, self.content_size.width)
 
+    def _line_start(self, index: int, lowest: int) -> int:
+        """The first wrapped line of the log line around ``index`` (not above ``lowest``), so a
+        page does not start in the middle of a sentence when it can help it."""
+        start = index
+        while start > max(0, lowest) and not self._begins[start]:
+            start -= 1
+        return start if self._begins[start] else index
+
     def _wrap(self, text: str, width: int) -> list[Strip]:
         """One log line as display lines of exactly ``width`` cells in this widget's style."""
         console = self.app.console
-        style = self.rich_style
+        style = self.base_style
         out: list[Strip] = []
         for piece in Text(text).wrap(console, width, overflow="fold"):
             segments = Segment.apply_style(piece.render(console), style)
@@ -197,10 +238,23 @@ class RaceLog(Widget):
 
     def _wrap_all(self) -> None:
         width = self._width()
-        if width == self._wrapped_for:
+        style = self.base_style
+        if width == self._wrapped_for and style is getattr(self, "_wrap_style", None):
             return
         self._wrapped_for = width
-        self._strips = [strip for text in self._texts for strip in self._wrap(text, width)]
+        self._wrap_style = style
+        self._strips, self._begins = [], []
+        for text in self._texts:
+            wrapped = self._wrap(text, width)
+            self._strips.extend(wrapped)
+            self._begins.extend([True] + [False] * (len(wrapped) - 1))
+        if self._follow:  # a fresh wrap shows a box of the newest lines, from a line's start
+            first = max(0, len(self._strips) - self.content_size.height)
+            while first < len(self._strips) - 1 and not self._begins[first]:
+                first += 1
+            self._first = first
+        else:
+            self._first = max(0, min(self._first, len(self._strips) - 1))
 
     def on_resize(self) -> None:
         self._wrapped_for = -1
@@ -208,31 +262,47 @@ class RaceLog(Widget):
 
     def render_line(self, y: int) -> Strip:
         self._wrap_all()
-        height = self.content_size.height
-        total = len(self._strips)
-        self._back = max(0, min(self._back, total - height))
-        first = max(0, total - height - self._back)
-        index = first + y
-        if 0 <= index < total and index < first + height:
+        index = self._first + y
+        if 0 <= index < len(self._strips) and y < self.content_size.height:
             return self._strips[index]
-        return Strip.blank(self._wrapped_for, self.rich_style)
+        return Strip.blank(self._wrapped_for, self.base_style)
+
+    def _newer(self) -> int:
+        return max(0, len(self._strips) - self._first - self.content_size.height)
+
+    def _subtitle(self) -> None:
+        newer = self._newer()
+        subtitle = f"↓ {newer} newer" if not self._follow and newer else None
+        if getattr(self, "_subtitle_set", None) != subtitle:
+            self._subtitle_set = subtitle
+            self.border_subtitle = subtitle
 
     def _scroll(self, lines: int) -> None:
-        before = self._back
+        """Wheel up (negative): look back; wheel down to the newest line: follow again."""
         self._wrap_all()
-        most = max(0, len(self._strips) - self.content_size.height)
-        self._back = max(0, min(most, self._back + lines))
-        if self._back != before:
-            self.border_subtitle = f"↓ {self._back} newer" if self._back else None
-            self.refresh()
+        bottom = max(0, len(self._strips) - self.content_size.height)
+        if lines < 0:
+            first = max(0, min(self._first, bottom) + lines)
+            if first == self._first:
+                return
+            self._first, self._follow = first, False
+        else:
+            if self._follow:
+                return
+            first = self._first + lines
+            if first >= bottom:
+                first, self._follow = bottom, True
+            self._first = first
+        self._subtitle()
+        self.refresh()
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         event.stop()
-        self._scroll(3)
+        self._scroll(-3)
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
         event.stop()
-        self._scroll(-3)
+        self._scroll(3)
 
 
 class _Row:
@@ -242,7 +312,7 @@ class _Row:
         self.prompt = prompt
 
 
-class ActionList(Widget, can_focus=True):
+class ActionList(FastLines, Widget, can_focus=True):
     """The legal actions as a list; Enter or a click posts `ActionChosen`.
 
     Drawn line by line (a label wraps onto more lines under its number): a repaint of the
@@ -381,6 +451,10 @@ class ActionList(Widget, can_focus=True):
 
     def _display(self) -> list[tuple[int, Text]]:
         width = max(1, self.content_size.width)
+        style = self.base_style
+        if style is not getattr(self, "_layout_style", None):
+            self._layout_style = style
+            self._strips.clear()
         if width != self._layout_width:
             self._layout_width = width
             self._strips.clear()
@@ -421,7 +495,7 @@ class ActionList(Widget, can_focus=True):
         key = (line, lit, self.has_focus)
         strip = self._strips.get(key)
         if strip is None:
-            base = self.rich_style
+            base = self.base_style
             if 0 <= line < len(lines):
                 style = base + self.get_component_rich_style("action-list--highlight") if lit else base
                 segments = Segment.apply_style(lines[line][1].render(self.app.console), style)
@@ -432,7 +506,7 @@ class ActionList(Widget, can_focus=True):
         return strip
 
 
-class StatusLine(Static):
+class StatusLine(LineBox):
     """One line: whose turn it is, or the sentence of a refused action."""
 
     DEFAULT_CSS = """
@@ -440,10 +514,14 @@ class StatusLine(Static):
     StatusLine.-error { background: $error 30%; text-style: bold; }
     """
 
+    def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
+        super().__init__(id=id, classes=classes)
+        self.show_lines([Text(text)])
+
     def say(self, text: str, *, error: bool = False) -> None:
         """One line of fixed height: a new sentence repaints this line only (no relayout)."""
         if (text, error) == getattr(self, "_said", None):
             return
         self._said = (text, error)
-        self.update(text, layout=False)
         self.set_class(error, "-error")
+        self.show_lines([Text(text)])

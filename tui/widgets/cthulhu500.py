@@ -374,7 +374,9 @@ class CthulhuBoard(Board):
             elif is_reaction_prompt(data.state):
                 title = "Waiting for reactions…"
             elif data.pending:
-                title = "Waiting for " + ", ".join(data.names[s] for s in data.pending)
+                # Not the names: they change every step (a repaint of this whole box for every
+                # viewer); the status line names who is being waited for.
+                title = "Waiting for the other players"
             else:
                 title = "—"
             set_border_title(actions, title)

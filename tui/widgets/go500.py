@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -20,7 +20,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Static
 
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import LineBox, RaceLog
@@ -278,11 +277,11 @@ class DiceTray(LineBox):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.show_lines(self.tray_text().split("\n"))
+        self.show_lines(self.tray_lines())
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.show_lines(self.tray_text().split("\n"))
+        self.show_lines(self.tray_lines())
 
     def views(self) -> tuple[list[DieView], list[DieView], list[DieView], str]:
         """(rolling row, saved shelf, pit/crash dice, caption)."""
@@ -329,7 +328,7 @@ class DiceTray(LineBox):
             caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
         return row, shelf, extra, caption
 
-    def tray_text(self) -> Text:
+    def tray_lines(self) -> list[Text]:
         row, shelf, extra, caption = self.views()
         config = self._data.config if self._data else None
         cb = self._colour_blind
@@ -353,10 +352,7 @@ class DiceTray(LineBox):
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
             out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
-        for line in row_lines + shelf_lines:
-            out.append("\n")
-            out.append_text(line)
-        return out
+        return [out, *row_lines, *shelf_lines]
 
     def info_lines(self) -> list[Text]:
         data = self._data
@@ -410,16 +406,16 @@ class Scoreboard(LineBox):
     def show(self, data: BoardData, colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(self.board_lines())
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(self.board_lines())
 
-    def board_text(self) -> Text:
+    def board_lines(self) -> list[Text]:
         data = self._data
         if data is None:
-            return Text("")
+            return []
         state = data.state
         names = data.names
         totals = list(getattr(state, "totals", ()) or [0] * len(names))
@@ -439,7 +435,7 @@ class Scoreboard(LineBox):
         width = max(20, self.size.width - 2)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
-        text = Text(header, style=Style(bold=True))
+        lines = [Text(header, style=Style(bold=True))]
         phase = getattr(state, "phase", "")
         rows = []
         for seat in order:
@@ -462,7 +458,7 @@ class Scoreboard(LineBox):
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
-            line = Text("\n")
+            line = Text()
             line.append(f"{marker} ", style=Style(bold=True))
             line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
             line.append(f" {names[seat][:name_w]:<{name_w}} ")
@@ -472,8 +468,8 @@ class Scoreboard(LineBox):
             line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
             if tags:
                 line.append(" " + tags, style=Style(bold=True))
-            text.append_text(line)
-        return text
+            lines.append(line)
+        return lines
 
     @staticmethod
     def header(state: Any, mode: str, length: int) -> str:
@@ -495,16 +491,24 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-class Callouts(Static):
+class Callouts(LineBox):
     """One line calling out the flags and track events of the latest step."""
 
+    # Colours by component class, not by toggling CSS classes on the widget: a class change
+    # restyles the widget (and costs a style pass) on every step with a flag.
     DEFAULT_CSS = """
     Callouts { height: 1; padding: 0 1; text-style: bold; }
-    Callouts.-yellow { background: $warning 35%; }
-    Callouts.-red { background: $error 40%; }
-    Callouts.-black { background: $panel; }
-    Callouts.-good { background: $success 35%; }
+    Callouts > .callouts--yellow { background: $warning 35%; }
+    Callouts > .callouts--red { background: $error 40%; }
+    Callouts > .callouts--black { background: $panel; }
+    Callouts > .callouts--good { background: $success 35%; }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "callouts--yellow",
+        "callouts--red",
+        "callouts--black",
+        "callouts--good",
+    }
 
     def show(self, data: BoardData) -> None:
         calls = callouts(data)
@@ -517,9 +521,8 @@ class Callouts(Static):
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing
         self._shown = (text, kind)
-        for other in ("yellow", "red", "black", "good"):
-            self.set_class(other == kind, f"-{other}")
-        self.update(text, layout=False)
+        fill = self.get_component_rich_style(f"callouts--{kind}") if kind else None
+        self.show_lines([Text(text)], fill=fill)
 
 
 def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
@@ -549,7 +552,7 @@ class Go500Board(Board):
     """
 
     def compose(self) -> ComposeResult:
-        yield Callouts("", id="callouts")
+        yield Callouts(id="callouts")
         yield DiceTray(id="tray")
         with Horizontal(id="go500-lower"):
             yield Scoreboard(id="scoreboard")

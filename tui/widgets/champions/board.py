@@ -47,9 +47,8 @@ class ChampionsBoard(Board):
             actions.keep_actions([])
             if data.result is not None:
                 set_border_title(actions, "Race over")
-            elif data.pending:
-                who = ", ".join(data.names[s] for s in data.pending)
-                set_border_title(actions, f"Waiting for {who}")
+            elif data.pending:  # the status line names them (this title stays put)
+                set_border_title(actions, "Waiting for the other players")
             else:
                 set_border_title(actions, "—")
             return

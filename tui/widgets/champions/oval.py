@@ -42,9 +42,10 @@ from tui.widgets.champions.words import (
     die_words,
 )
 from tui.widgets.common import ActionChosen, tag_of
+from tui.widgets.fastlines import FastLines
 
 
-class OvalTrack(Widget):
+class OvalTrack(FastLines, Widget):
     """The oval, with the dice and the card in play in the infield."""
 
     DEFAULT_CSS = """

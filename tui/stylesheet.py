@@ -1,0 +1,49 @@
+"""One parse of each piece of CSS per process, shared by every app (every SSH session).
+
+Owns `SharedStylesheet`. Each Textual app parses all of its CSS (the app's .tcss files and every
+widget class's DEFAULT_CSS) when it starts, and again for each widget class it mounts for the
+first time. In one server process the same CSS with the same variables is parsed by every
+session: about half of the CPU an app takes to start, a pause for every other player. Parsed
+rules depend only on the CSS text, where it came from, and the CSS variables (theme), so they
+are kept in one cache per set of variables for the whole process; a theme change switches to
+that theme's cache instead of clearing the shared one.
+
+Textual is pinned exactly (pyproject); this relies on `Stylesheet._parse_cache` and
+`set_variables`. Must not: share anything that an app changes (parsed rule sets are only read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.cache import LRUCache
+from textual.css.stylesheet import Stylesheet
+
+__all__ = ["SharedStylesheet", "share"]
+
+_CACHES: dict[tuple[tuple[str, str], ...], LRUCache[tuple[Any, ...], Any]] = {}
+
+
+def _cache_for(variables: dict[str, str]) -> LRUCache[tuple[Any, ...], Any]:
+    key = tuple(sorted(variables.items()))
+    cache = _CACHES.get(key)
+    if cache is None:
+        while len(_CACHES) >= 16:  # a few themes; never unbounded
+            _CACHES.pop(next(iter(_CACHES)))
+        cache = _CACHES[key] = LRUCache(256)
+    return cache
+
+
+class SharedStylesheet(Stylesheet):
+    """A `Stylesheet` whose parse cache is the process-wide one for its variables."""
+
+    def set_variables(self, variables: dict[str, str]) -> None:
+        super().set_variables(variables)  # clears this sheet's own caches...
+        self._parse_cache = _cache_for(variables)  # ...then joins the shared one
+
+
+def share(stylesheet: Stylesheet) -> Stylesheet:
+    """Turn an app's fresh stylesheet into a `SharedStylesheet` (same variables, shared parses)."""
+    stylesheet.__class__ = SharedStylesheet
+    stylesheet._parse_cache = _cache_for(stylesheet._variables)
+    return stylesheet
