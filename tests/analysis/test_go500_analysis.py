@@ -180,9 +180,14 @@ def test_cli_analyse_refuses_a_bad_file_with_one_line(tmp_path):
     assert err.getvalue().count("\n") == 1
     assert err.getvalue().startswith("speedway: ")
     replay = saved_replay(tmp_path, "go500", ["random", "random"], 1)
-    err = io.StringIO()
-    assert run_replay_command(replay.path, as_json=True, out=out, err=err) == 2
-    assert err.getvalue().count("\n") == 1
+    for kwargs in (
+        {"as_json": True},
+        {"analyse": True, "rollouts": 0},
+        {"analyse": True, "horizon": -1},
+    ):
+        err = io.StringIO()
+        assert run_replay_command(replay.path, out=out, err=err, **kwargs) == 2
+        assert err.getvalue().count("\n") == 1
 
 
 def test_coach_words_give_the_solvers_stop_and_best_roll_on():
