@@ -191,3 +191,34 @@ def test_panel_says_when_a_loss_is_within_the_rollouts_noise():
     a = finish("champions", "$k", ["$k"], ["Ann"], chain, Settings(), 0, sampled=True)
     assert "lost 4.0 (within noise)" in panel_text(a, 1, ["Ann"])
     assert "lost 24.0 (costly)" in panel_text(a, 2, ["Ann"])
+
+
+async def test_leaving_the_viewer_stops_its_analysis(tmp_path: Path, monkeypatch):
+    import threading
+    import time
+
+    stopped = threading.Event()
+
+    def endless(replay, settings, progress, watch):
+        deadline = time.monotonic() + 10
+        try:
+            while time.monotonic() < deadline:
+                progress(1, 10)
+                time.sleep(0.01)
+        except Exception:
+            stopped.set()
+            raise
+        raise AssertionError("the worker was never told to stop")
+
+    monkeypatch.setattr(analysis_screen, "analyse_replay", endless)
+    path = write_replay(tmp_path, seed=5)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(pilot)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: "Analysing" in str(screen.query_one(AnalysisPanel).render()))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReplayScreen))
+        await wait_for(pilot, stopped.is_set)
+        assert app.is_running
+    assert not cache_path(path).exists()

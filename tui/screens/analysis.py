@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
+from textual.worker import get_current_worker
 from textual_plotext import PlotextPlot
 
 from core.analysis import Analysis, Decision, Settings
@@ -123,6 +124,10 @@ class LuckChartScreen(SpeedwayScreen):
         self.app.pop_screen()
 
 
+class _Stopped(Exception):
+    """The viewer closed while its analysis ran."""
+
+
 class AnalysisViewer:
     """The replay viewer's analysis keys and worker (mixed into `ReplayScreen`)."""
 
@@ -142,7 +147,10 @@ class AnalysisViewer:
     def analysis_show(self) -> None:
         """Redraw the panel for the current step (when it is shown)."""
         screen: Any = self
-        panel = screen.query_one(AnalysisPanel)
+        found = screen.query(AnalysisPanel)
+        if not found:  # the screen is closing
+            return
+        panel = found.first()
         if not panel.has_class("shown"):
             return
         names = self.replay.names if self.replay is not None else []
@@ -185,17 +193,24 @@ class AnalysisViewer:
             app.call_from_thread(self._analysed, cached, None)
             return
         last = [0]
+        worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:  # the viewer was closed: stop spending CPU
+                raise _Stopped
             if done - last[0] >= max(1, total // 50) or done == total:
                 last[0] = done
                 app.call_from_thread(self._progressed, done, total)
 
         def watch(decision: Decision) -> None:
+            if worker.is_cancelled:
+                raise _Stopped
             app.call_from_thread(self._watched, decision)
 
         try:
             analysis = analyse_replay(replay, self.analysis_settings, progress, watch)
+        except _Stopped:
+            return
         except ReplayError as err:
             app.call_from_thread(self._analysed, None, str(err))
             return
