@@ -10,8 +10,10 @@ Must not: open a screen, or change the replay file itself.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -121,12 +123,15 @@ def save_cache(replay: Replay, analysis: Analysis) -> Path | None:
         return None
     path = cache_path(replay.path)
     data = msgspec.json.encode(_Cache(key=_key(replay, analysis.settings), analysis=analysis))
-    tmp = path.with_name(path.name + ".tmp")
+    # a name of its own per writer: two viewers of one file never write into each other's
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(tmp, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
         return None
     return path
 

@@ -143,6 +143,7 @@ def test_the_cache_beside_the_replay_is_used_and_keyed_by_settings(tmp_path):
     assert load_cached(replay, Settings()) is None
     first = cached_or_analyse(replay, Settings())
     assert cache_path(replay.path).exists()
+    assert not list(tmp_path.glob("*.tmp"))  # written atomically, nothing left behind
     assert load_cached(replay, Settings()) == first
     assert load_cached(replay, Settings(rollouts=3)) is None
     cache_path(replay.path).write_bytes(b"{not json")
