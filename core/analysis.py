@@ -199,10 +199,6 @@ class Chain:
     def is_open(self, seat: int) -> bool:
         return seat in self._open
 
-    def unit_of(self, seat: int) -> str | None:
-        seg = self._open.get(seat)
-        return seg.unit if seg is not None else None
-
     def open(self, seat: int, unit: str, step: int, expected: float | None, what: str = "") -> None:
         """Start a segment; ``expected=None``: it is the first decision's best value."""
         if seat in self._open:

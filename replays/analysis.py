@@ -16,7 +16,6 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
@@ -36,6 +35,7 @@ from replays.reader import Replay
 __all__ = [
     "analyse_replay",
     "cache_path",
+    "cached_or_analyse",
     "content_digest",
     "load_cached",
     "save_cache",
@@ -147,11 +147,6 @@ def cached_or_analyse(
     analysis = analyse_replay(replay, settings, progress)
     save_cache(replay, analysis)
     return analysis
-
-
-def to_document(analysis: Analysis) -> dict[str, Any]:
-    doc: dict[str, Any] = msgspec.to_builtins(analysis)
-    return doc
 
 
 def to_json(analysis: Analysis) -> str:
