@@ -222,3 +222,14 @@ async def test_leaving_the_viewer_stops_its_analysis(tmp_path: Path, monkeypatch
         await wait_for(pilot, stopped.is_set)
         assert app.is_running
     assert not cache_path(path).exists()
+
+
+def test_panel_shows_the_luck_of_a_turns_first_roll(tmp_path: Path):
+    from replays.analysis import analyse_replay
+    from replays.reader import open_replay
+
+    replay = open_replay(write_replay(tmp_path, seed=5))
+    a = analyse_replay(replay)
+    seg = next(g for g in a.segments if g.opening_luck and g.what)
+    text = panel_text(a, seg.start, replay.names, width=80)
+    assert f"luck {seg.what} {seg.opening_luck:+.1f} {seg.unit}" in text

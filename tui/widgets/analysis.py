@@ -114,7 +114,13 @@ def panel_text(
             lines.append(f"{mark}{label:<{inner - 9}}{outcome.value:5.1f}%")
         if c.note:
             lines.append(_clip(c.note, inner))
-    if not decisions and not chances:
+    luck_here = [g for g in analysis.segments if g.start == k and abs(g.opening_luck) > 1e-9]
+    for g in luck_here:
+        where = g.what or "before deciding"
+        lines.append(
+            _clip(f"{_name(names, g.seat)}: luck {where} {g.opening_luck:+.1f} {g.unit}", inner)
+        )
+    if not decisions and not chances and not luck_here:
         lines.append("No decision analysed at this step.")
     for i, tp in enumerate(analysis.turning_points):
         if tp.step == k:
