@@ -231,6 +231,7 @@ class LoadResult:
     missed: int = 0
     steps: int = 0
     gcs: list[tuple[int, float]] = field(default_factory=list)  # (generation, ms) in the window
+    gc_longest_cpu_ms: float = 0.0
     gc_longest_ms: float = 0.0
     gc_total_ms: float = 0.0
     cpu_share: float = 0.0
@@ -250,6 +251,7 @@ class LoadResult:
             "samples": len(lat),
             "missed": self.missed,
             "gc_longest_ms": round(self.gc_longest_ms, 1),
+            "gc_longest_cpu_ms": round(self.gc_longest_cpu_ms, 1),
             "cpu": round(self.cpu_share, 3),
             "rss_per_session_mib": round(self.rss_per_session, 2),
             "rss_growth": round(self.rss_growth, 3),
@@ -286,6 +288,7 @@ async def run_load(
     probe: bool = True,
     one_table: bool = False,
     rss_samples: int = 2,
+    flood: bool = False,
 ) -> LoadResult:
     """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc)."""
     with tempfile.TemporaryDirectory(prefix="speedway-load-") as tmp:
@@ -311,6 +314,12 @@ async def run_load(
             for c, (_, start) in zip(watching, watchers, strict=True):
                 c.table = start.split(":", 1)[1] if start else None
             clients += watching
+            flooder = None
+            if flood:  # one player holds an arrow key down (under the byte limit) all along
+                hog = await open_client(server.port, "flood", None, (80, 24))
+                await hog.wait_for("Create table")
+                clients.append(hog)
+                flooder = asyncio.ensure_future(_flood(hog))
             await asyncio.sleep(settle)
             rss_loaded = server.rss_mib()
             cpu0, t0 = server.cpu_seconds(), time.monotonic()
@@ -320,6 +329,8 @@ async def run_load(
             else:
                 await asyncio.sleep(window)
             t1 = time.monotonic()
+            if flooder is not None:
+                flooder.cancel()
             cpu1 = server.cpu_seconds()
             rss_end = server.rss_mib()
             for _ in range(rss_samples - 1):
@@ -345,6 +356,7 @@ def _match(
             steps.setdefault(rec["table"], []).append(rec["t"])
         elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
             result.gcs.append((rec["gen"], rec["ms"]))
+            result.gc_longest_cpu_ms = max(result.gc_longest_cpu_ms, rec.get("cpu_ms", 0.0))
             result.gc_longest_ms = max(result.gc_longest_ms, rec["ms"])
             result.gc_total_ms += rec["ms"]
     result.steps = sum(len(v) for v in steps.values())
@@ -412,6 +424,14 @@ async def _probe(port: int, window: float) -> dict[str, list[float]]:
         finally:
             await c.close()
     return out
+
+
+async def _flood(c: Client) -> None:
+    """Arrow keys as fast as a held key repeats and then some: 4,000 keys/s, 12 KB/s."""
+    with contextlib.suppress(Exception):
+        while not c.closed.is_set():
+            c.send("\x1b[B" * 40)
+            await asyncio.sleep(0.01)
 
 
 async def _first_bytes(c: Client, before: int, within: float = 10.0) -> None:

@@ -29,6 +29,11 @@ The contract, for game authors:
 * ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
 * ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
   only its seat's view.
+* Declared traits, each with a default in `core.traits.GameTraits` (every game class derives
+  from it): ``turn_started(event)`` (what a "turn" is, for the replay viewer),
+  ``landmark(event)`` (race ends and happenings a replay can jump to), ``progress(state)``
+  (what the race chart plots), ``option_label(name)`` (an option in words) and
+  ``seat_range(options)`` (players the options seat).
 * Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
   ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
   ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
@@ -46,6 +51,7 @@ from typing import Any, Protocol, runtime_checkable
 import msgspec
 
 from core.rng import Chance, Pcg32
+from core.traits import Landmark, Progress
 
 __all__ = [
     "BotFn",
@@ -197,6 +203,16 @@ class Game(Protocol):
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None: ...
 
+    def turn_started(self, event: Any) -> bool: ...
+
+    def landmark(self, event: Any) -> Landmark | None: ...
+
+    def progress(self, state: Any) -> Progress: ...
+
+    def option_label(self, name: str) -> str: ...
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]: ...
+
 
 def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
     """Build a game's config from loose options (CLI ``key=value``, lobby forms).
@@ -215,7 +231,61 @@ def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
     try:
         return msgspec.convert(base, game.config_type, strict=False)
     except msgspec.ValidationError as err:
-        raise ConfigError(f"Bad option for {game.title}: {err}.") from None
+        raise ConfigError(_option_refusal(game, str(err), options)) from None
+
+
+def _or(words: Sequence[str]) -> str:
+    """ "a", "a or b", "a, b or c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _allowed(kind: Any) -> str | None:
+    """The values a config field of type ``kind`` takes, in words (None: too rich to list)."""
+    from msgspec import inspect as mi
+
+    if isinstance(kind, mi.LiteralType):
+        return _or([str(v) for v in kind.values])
+    if isinstance(kind, mi.BoolType):
+        return "true or false"
+    if isinstance(kind, mi.IntType):
+        low = kind.ge if kind.ge is not None else (kind.gt + 1 if kind.gt is not None else None)
+        high = kind.le if kind.le is not None else (kind.lt - 1 if kind.lt is not None else None)
+        if low is not None and high is not None:
+            return f"a whole number from {low} to {high}"
+        return "a whole number"
+    if isinstance(kind, mi.UnionType):
+        parts = [_allowed(t) for t in kind.types if not isinstance(t, mi.NoneType)]
+        if all(parts) and len(parts) == 1:
+            return f"{parts[0]} (or leave it out for the default)"
+    if isinstance(kind, mi.StrType):
+        return "a word"
+    return None
+
+
+def _option_refusal(game: Game, message: str, options: Mapping[str, Any]) -> str:
+    """One sentence for a refused option, naming what the option takes.
+
+    >>> from core.registry import get
+    >>> _option_refusal(get("go500"), "Invalid enum value 7 - at `$.race_length`", {"race_length": "7"})
+    'Go 500 option race_length takes 400, 500 or 600, not 7.'
+    """
+    from msgspec import inspect as mi
+
+    info = mi.type_info(game.config_type)
+    fields = {f.name: f.type for f in info.fields} if isinstance(info, mi.StructType) else {}
+    unknown = re.search(r"unknown field `([^`]+)`", message)
+    if unknown is not None:
+        known = ", ".join(fields)
+        return f"{game.title} has no option {unknown.group(1)}; its options are {known}."
+    at = re.search(r"at `\$\.(\w+)", message)
+    if at is None or at.group(1) not in fields:
+        return f"Bad option for {game.title}: {message}."
+    name = at.group(1)
+    allowed = _allowed(fields[name])
+    if allowed is None:
+        return f"Bad option {name} for {game.title}: {message}."
+    given = options.get(name, "")
+    return f"{game.title} option {name} takes {allowed}, not {given}."
 
 
 def bot_chance(seed: int, state_id: int, seat: int) -> Pcg32:

@@ -7,11 +7,16 @@ as long as it does, so after a session's screens are built its objects are *froz
 (`gc.freeze`, after collecting the young generations so little garbage is frozen with them):
 the collector never walks them again and its pauses stay those of the short-lived garbage.
 
+Sessions keep building long-lived objects as they play (kept screen lines, the fold of every
+step), so `tick` (every few seconds) collects the young generations and freezes what survived:
+the generation-2 heap the collector walks stays small however long the sessions last.
+
 Frozen objects are never collected, so the cycles a finished session leaves behind are kept
 until the next *compaction* (`gc.unfreeze`, one full collection, `gc.freeze` again), which runs
-when enough frozen sessions have ended and the server is quiet (few sessions), and at the
-latest after ``max_ended`` ended sessions — one long pause then instead of one every few
-seconds. Reference counting still frees everything without cycles at once.
+when enough frozen sessions have ended and the server is quiet (few sessions), at the latest
+after ``max_ended`` ended sessions, and once every ``compact_every`` seconds — one long pause
+then instead of one every few seconds. Reference counting still frees everything without cycles
+at once, frozen or not.
 
 Must not: run a full collection while many sessions play, unless the leak bound forces it.
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
+from typing import Any
 
 __all__ = ["Collector"]
 
@@ -30,10 +36,21 @@ log = logging.getLogger("speedway.gc")
 class Collector:
     """Freeze each session's objects once it is built; compact when quiet (module docstring)."""
 
-    def __init__(self, *, quiet_sessions: int = 10, compact_after: int = 20, max_ended: int = 200):
+    def __init__(
+        self,
+        *,
+        quiet_sessions: int = 10,
+        compact_after: int = 20,
+        max_ended: int = 200,
+        compact_every: float = 3600.0,
+        clock: Any = time.monotonic,
+    ) -> None:
         self.quiet_sessions = quiet_sessions
         self.compact_after = compact_after
         self.max_ended = max_ended
+        self.compact_every = compact_every
+        self.clock = clock
+        self.last_compaction = clock()
         self.ended_frozen = 0  # sessions that ended since the last compaction
         self.compactions = 0
         self.enabled = True
@@ -41,6 +58,16 @@ class Collector:
     def session_built(self) -> None:
         """A session's first frame is out: freeze what it built (and everything older)."""
         if not self.enabled:
+            return
+        gc.collect(1)
+        gc.freeze()
+
+    def tick(self, live_sessions: int) -> None:
+        """Every few seconds: freeze what survived the young collections; compact when due."""
+        if not self.enabled:
+            return
+        if self.clock() - self.last_compaction >= self.compact_every:
+            self.compact(live_sessions)
             return
         gc.collect(1)
         gc.freeze()
@@ -69,3 +96,4 @@ class Collector:
             (time.perf_counter() - start) * 1000,
         )
         self.ended_frozen = 0
+        self.last_compaction = self.clock()

@@ -88,6 +88,7 @@ class TableInfo(msgspec.Struct, frozen=True, kw_only=True):
     commitment: str = ""  # SHA-256 commitment to the seed, shown when the table starts
     seed: int | None = None  # revealed once the game has ended
     replay_id: str | None = None  # finished tables: the id `ssh host replay ID` serves
+    turn: int = 0  # turns of the game begun so far (`Game.turn_started`), for "Resume … turn N"
 
 
 class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
@@ -151,6 +152,10 @@ class Hub(Protocol):
 
     async def leave(self, table_id: str, who: Identity) -> None:
         """Stand up: the seat is kept for reconnect (keyed players) or opened (guests)."""
+
+    async def abandon(self, table_id: str, who: Identity) -> None:
+        """Give up a local game ``who`` sits at: it ends here, unplayed, and no replay is kept
+        (refused at network tables, where others play on)."""
 
     def watch(self, table_id: str, who: Identity, seat: int | None) -> Watch:
         """Follow a table from ``seat``'s perspective (None = spectator)."""

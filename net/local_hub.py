@@ -3,7 +3,9 @@
 Owns `LocalHub`, the implementation of `net.hub.Hub` used by local play and by the SSH server:
 tables by id (each an authoritative `core.game.Table`), who holds which seat (one identity may
 hold several: hot-seat), spectator and player streams redacted per viewer, bots acting after a
-delay, turn timers, the away grace period, private invite codes, chat, and the lobby stream.
+delay, turn timers, the away grace period (and the seats records of the stretches a bot plays
+for an absent player), private invite codes, chat, the lobby stream, and abandoning a local
+game.
 The order of one accepted action is fixed (DESIGN.md): ``Table.submit`` -> durable log append
 (fsync, `net.persist`) -> broadcast to every viewer of that table.
 
@@ -148,6 +150,13 @@ class _Room:
         self.acked = len(table.history) - 1
         self.io: asyncio.Future[Any] | None = None
         self.commitment = ""
+        # Seats a bot plays for an absent (or timed-out) human: seat -> bot; `seats_dirty` until
+        # the change is in the log (written just before the next step, under the lock).
+        self.stand_in: dict[int, str] = {}
+        self.seats_dirty = False
+        self.turn = sum(
+            1 for step in table.history for event in step.events if game.turn_started(event)
+        )
 
     def seat_of(self, identity: str) -> list[int]:
         return [i for i, h in enumerate(self.holders) if h == identity]
@@ -162,6 +171,10 @@ class LocalHub:
     ``data_dir`` keeps durable logs under ``DATA/tables`` and finished replays under
     ``DATA/replays``; unfinished tables are restored from their logs at construction, and
     tables still waiting for players from their waiting records.
+
+    ``away_bots`` (default on): after the grace period a bot plays an away player's seat. Local
+    play turns it off: a local human's seat is never played by a bot, the table waits (paused)
+    until they resume it or abandon it.
 
     ``network`` (the SSH server) guards a shared server against its users: a table's seed is
     always a fresh secret one (a chosen seed would tell its chooser every die), bot delays, turn
@@ -187,6 +200,8 @@ class LocalHub:
         network: bool = False,
         max_tables_per_identity: int = 5,
         finished_keep: float = 600.0,
+        away_bots: bool = True,
+        salt: Callable[[], bytes] | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -200,6 +215,9 @@ class LocalHub:
         self.network = network
         self.max_tables_per_identity = max_tables_per_identity
         self.finished_keep = finished_keep
+        self.away_bots = away_bots
+        # The salt of a commitment made without a durable log (tests pin it: snapshots show it).
+        self._salt = salt if salt is not None else (lambda: secrets.token_bytes(16))
         self._games = dict(games) if games is not None else None
         self._rooms: dict[str, _Room] = {}
         self._codes: dict[str, str] = {}
@@ -242,6 +260,7 @@ class LocalHub:
         return self._info(self._room(table_id))
 
     def _info(self, room: _Room) -> TableInfo:
+        finished = room.status == "finished"
         seats = []
         for i, seat in enumerate(room.table.seats):
             holder = room.holders[i]
@@ -251,12 +270,11 @@ class LocalHub:
                     bot=seat.bot,
                     identity=holder,
                     open=room.open[i],
-                    away=holder is not None and holder in room.away_since,
+                    away=holder is not None and holder in room.away_since and not finished,
                     guest=holder is not None and holder in room.guests,
                 )
             )
         spectators = sum(1 for w in room.watchers if w.seat is None)
-        finished = room.status == "finished"
         return TableInfo(
             id=room.id,
             game=room.game.id,
@@ -270,6 +288,7 @@ class LocalHub:
             commitment=room.commitment,
             seed=room.table.seed if finished else None,
             replay_id=room.replay_id,
+            turn=room.turn,
         )
 
     def invite_code(self, table_id: str, who: Identity) -> str | None:
@@ -353,7 +372,7 @@ class LocalHub:
             room.invite_code = self._new_code()
             room.invited.add(who.id)
         # Without a durable log the commitment uses an in-memory salt; with one, the log's.
-        room.commitment = commitment(seed, secrets.token_bytes(16))
+        room.commitment = commitment(seed, self._salt())
         if any(room.open) and self._store is not None:
             try:  # durable before anyone sees it: a restart brings the waiting table back
                 self._store.wait(room)
@@ -505,11 +524,28 @@ class LocalHub:
             self._kick(room)
 
     def _back(self, room: _Room, ident: str) -> None:
+        self._own_seats_again(room, ident)
         if room.away_since.pop(ident, None) is not None:
             names = {room.table.seats[s].name for s in room.seat_of(ident)}
             self._notice(room, f"{', '.join(sorted(names))} is back.")
             self._table_changed(room)
             self._kick(room)
+
+    def _own_seats_again(self, room: _Room, ident: str) -> None:
+        """A player is back (or acts): the bot standing in for them stops (a seats record)."""
+        for s in room.seat_of(ident):
+            if room.stand_in.pop(s, None) is not None:
+                room.seats_dirty = True
+
+    def _seats_now(self, room: _Room) -> list[Seat]:
+        """Who plays each seat now: a stand-in bot shows as that bot, for the player's identity."""
+        out = []
+        for s, seat in enumerate(room.table.seats):
+            bot = room.stand_in.get(s)
+            out.append(
+                seat if bot is None else Seat(name=seat.name, bot=bot, identity=seat.identity)
+            )
+        return out
 
     def _broadcast(self, room: _Room, make: Callable[[int | None], Update | None]) -> None:
         cache: dict[int | None, Update | None] = {}
@@ -530,6 +566,34 @@ class LocalHub:
         self._lobby_changed()
 
     # ------------------------------------------------------------------ actions
+
+    async def abandon(self, table_id: str, who: Identity) -> None:
+        room = self._room(table_id)
+        if self.network:
+            raise ValueError("A table on a server cannot be abandoned; leave it instead.")
+        if not room.seat_of(who.id):
+            raise ValueError("Only a player at this table can abandon it.")
+        if room.status == "finished":
+            raise ValueError("This race is over; there is nothing to abandon.")
+        self._rooms.pop(table_id, None)
+        if room.invite_code is not None:
+            self._codes.pop(room.invite_code, None)
+        if room.task is not None:
+            room.task.cancel()
+        self._notice(room, f"{clean_nickname(who.nickname)} abandoned the game.")
+        for w in list(room.watchers):
+            w.put(_CLOSE)
+            w.closed = True
+        room.watchers.clear()
+        if self._store is not None:
+            if room.io is not None:  # a write still landing: let it finish first
+                await asyncio.gather(room.io, return_exceptions=True)
+            try:
+                self._store.abandon(table_id)
+            except OSError as err:
+                log.error("table %s: its files could not be removed: %s", table_id, err)
+        log.info("table abandoned id=%s by=%s", table_id, who.id)
+        self._lobby_changed()
 
     async def submit(
         self, table_id: str, who: Identity, seat: int, action: Any, state_id: int
@@ -554,6 +618,13 @@ class LocalHub:
                 raise GameOver(f"This table stopped: {room.broken}")
             if room.status == "finished":
                 raise GameOver("The race is over; no more moves can be made.")
+            if room.seats_dirty and self._store is not None:
+                try:  # who plays which seat from this step on, before the step itself
+                    await self._io(room, self._store.seats, room, self._seats_now(room))
+                except OSError as err:
+                    self._break(room, err)
+                    raise GameOver(f"This table stopped: {room.broken}") from None
+            room.seats_dirty = False
             step = room.table.submit(seat, action, state_id)
             # Durable first: a broadcast the log does not hold could be lost by a crash.
             if self._store is not None:
@@ -571,6 +642,7 @@ class LocalHub:
 
     def _after_accept(self, room: _Room, step: Step) -> None:
         room.step_time = self.clock()
+        room.turn += sum(1 for event in step.events if room.game.turn_started(event))
         pending = list(room.table.pending())
         if self.trace is not None:
             self.trace.step(room.id, step.state_id, len(room.watchers))
@@ -591,6 +663,7 @@ class LocalHub:
             except OSError as err:
                 log.error("table %s: could not save the replay: %s", room.id, err)
         room.status = "finished"  # after the replay exists, so a finished table has its id
+        room.away_since.clear()  # nobody is "away" from a race that is over
         result = room.table.result()
         if result is not None:
             self._notice(room, f"The race is over: {result.summary_for(room.table.names)}.")
@@ -694,7 +767,7 @@ class LocalHub:
             holder = room.holders[seat]
             if room.table.seats[seat].is_bot or room.open[seat]:
                 cand = (room.step_time + bot_delay, seat, "bot")
-            elif holder in room.away_since:
+            elif holder in room.away_since and self.away_bots:
                 since = room.away_since[holder]
                 cand = (max(since + grace, room.step_time + bot_delay), seat, "away")
             elif timer is not None:
@@ -746,6 +819,9 @@ class LocalHub:
             action = table.suggest(seat, table.seats[seat].bot)
         else:
             action = table.suggest(seat, None)
+            if seat not in room.stand_in:  # a bot stands in for the player: on the record
+                room.stand_in[seat] = next(iter(room.game.bots))
+                room.seats_dirty = True
         name = table.seats[seat].name
         await self._accept(room, seat, action, table.state_id)
         if reason == "timer":
@@ -810,7 +886,7 @@ class LocalHub:
         room.invited = set(restored.invited)
         if restored.waiting:
             # The in-memory salt of a waiting table (see `create_table`); starting writes the log's.
-            room.commitment = commitment(room.table.seed, secrets.token_bytes(16))
+            room.commitment = commitment(room.table.seed, self._salt())
             room.status = "waiting"
         else:
             room.commitment = restored.commitment

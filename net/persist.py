@@ -16,6 +16,8 @@ taken or left). Starting it writes the three files above and then removes ``ID.w
 record is rebuilt with the same seed, so its setup events are identical. A record that cannot
 be read is logged and skipped (its files stay for a person to look at).
 
+A table its players abandon (local play) loses all its files and publishes nothing.
+
 Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
 """
 
@@ -202,6 +204,31 @@ class TableStore:
             writer.append(step)
         except LogBroken as err:
             raise OSError(str(err)) from None
+
+    def seats(self, room: Any, seats: list[Seat]) -> None:
+        """Who sits where from now on (a bot standing in for an away player, or the player
+        back): a seats record in the log, a commit like `append` (raises OSError: table stops)."""
+        writer = self._writers.get(room.id)
+        if writer is None:
+            return
+        try:
+            writer.set_seats(seats)
+        except LogBroken as err:
+            raise OSError(str(err)) from None
+
+    def abandon(self, table_id: str) -> None:
+        """An unfinished table given up by its players: its log, seed and records go, unpublished
+        (no replay of a game that was never played out)."""
+        writer = self._writers.pop(table_id, None)
+        if writer is not None:
+            with contextlib.suppress(LogBroken, ValueError, OSError):
+                writer.close()
+        self._waiting.discard(table_id)
+        for ext in ("log", "meta", "wait", "seed"):  # the seed last: never a log without it
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{table_id}.{ext}").unlink()
+        if self.root.is_dir():
+            fsync_dir(self.root)
 
     def finish(self, room: Any) -> str | None:
         """The game ended: end record (seed revealed), publish the verified replay, tidy up.

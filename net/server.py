@@ -246,9 +246,10 @@ class SpeedwayServer:
         return None
 
     async def _watch_idle(self) -> None:
-        period = max(0.05, min(30.0, self.limits.idle_timeout / 4))
+        period = max(0.05, min(5.0, self.limits.idle_timeout / 4))
         while True:
             await asyncio.sleep(period)
+            self.collector.tick(self.app_sessions)
             now = time.monotonic()
             for session in list(self.sessions):
                 if now - session.last_input > self.limits.idle_timeout:

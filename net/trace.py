@@ -8,7 +8,9 @@ buffered in memory and appended to FILE as JSON lines once a second and at exit,
 a few microseconds per step and never blocks the loop on disk.
 
 Lines: ``{"k": "step", "t": T, "table": ID, "state": N, "viewers": V}``,
-``{"k": "gc", "t": T, "gen": G, "ms": D, "collected": C}``, ``{"k": "mark", "t": T, "what": S}``.
+``{"k": "gc", "t": T, "gen": G, "ms": D, "cpu_ms": C, "collected": N}`` (``ms`` is the wall time
+of the pause, ``cpu_ms`` the thread's CPU time in it: on a loaded machine the first grows when the
+process is descheduled mid-collection), ``{"k": "mark", "t": T, "what": S}``.
 
 Must not: change what the hub does, import tui, or write on the event loop's critical path.
 """
@@ -32,6 +34,7 @@ class Trace:
         self.path = Path(path)
         self._buffer: list[str] = []
         self._gc_start = 0.0
+        self._gc_cpu_start = 0.0
         self.longest_gc_ms = 0.0
         gc.callbacks.append(self._on_gc)
 
@@ -47,12 +50,14 @@ class Trace:
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_start = time.perf_counter()
+            self._gc_cpu_start = time.thread_time()
             return
         ms = (time.perf_counter() - self._gc_start) * 1000
+        cpu = (time.thread_time() - self._gc_cpu_start) * 1000
         self.longest_gc_ms = max(self.longest_gc_ms, ms)
         self._buffer.append(
             f'{{"k":"gc","t":{time.monotonic():.6f},"gen":{info.get("generation", -1)},'
-            f'"ms":{ms:.3f},"collected":{info.get("collected", 0)}}}'
+            f'"ms":{ms:.3f},"cpu_ms":{cpu:.3f},"collected":{info.get("collected", 0)}}}'
         )
 
     def flush(self) -> None:

@@ -3,20 +3,23 @@
 Owns `to_json` (``speedway replay FILE --export json``) and `transcript` (``--print``). Both show
 the game only — config, seats, every step's action and events, seed and result — and none of
 the file's own metadata (salt, commitment, digest, save time), so two files of the same game
-export and print identically. Events are said in words with the game's ``describe``.
+export and print identically. Events are said in words with the game's ``describe``; a seats
+record where a bot starts (or stops) playing for an absent player says so in words.
 
 Must not: write files, or show anything of an unfinished game's seed (it has none to show).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from core.game import Seat
 from replays.reader import Replay
 
-__all__ = ["action_words", "to_document", "to_json", "transcript"]
+__all__ = ["action_words", "stand_in_words", "to_document", "to_json", "transcript"]
 
 
 def to_document(replay: Replay) -> dict[str, Any]:
@@ -89,11 +92,35 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _stands_in(seat: Seat) -> bool:
+    """A seats record marks a bot playing for an absent player as the bot *and* the player."""
+    return seat.bot is not None and seat.identity is not None
+
+
+def stand_in_words(before: Sequence[Seat], after: Sequence[Seat], step: int) -> list[str]:
+    """Sentences for the stretches a bot starts or stops playing for an absent player.
+
+    >>> ann = Seat(name="Ann", identity="SHA256:a")
+    >>> stand_in_words([ann], [Seat(name="Ann", bot="optimal", identity="SHA256:a")], 9)
+    ['From step 9 the optimal bot plays for Ann, who is away.']
+    >>> stand_in_words([Seat(name="Ann", bot="optimal", identity="SHA256:a")], [ann], 12)
+    ['From step 12 Ann plays again.']
+    """
+    out = []
+    for old, new in zip(before, after, strict=False):
+        if _stands_in(new) and not _stands_in(old):
+            out.append(f"From step {step} the {new.bot} bot plays for {new.name}, who is away.")
+        elif _stands_in(old) and not _stands_in(new):
+            out.append(f"From step {step} {new.name} plays again.")
+    return out
+
+
 def transcript(replay: Replay) -> str:
     """The game in words: header facts, the setup, every step with its action and events."""
     game = replay.game
     header = replay.header
     changes = {change.state_id: change.seats for change in replay.seat_changes}
+    seats = list(header.seats)
     names = [seat.name for seat in header.seats]
     lines = [f"{header.title} (rules {header.rules_version}, chance {header.rng})"]
     config = msgspec.to_builtins(replay.config)
@@ -122,7 +149,10 @@ def transcript(replay: Replay) -> str:
             if words:
                 lines.append(f"  {words}")
         if step.state_id in changes:
-            names = [seat.name for seat in changes[step.state_id]]
+            new = changes[step.state_id]
+            lines += [f"  {words}" for words in stand_in_words(seats, new, step.state_id + 1)]
+            seats = new
+            names = [seat.name for seat in new]
             lines.append(f"  Seats now: {', '.join(names)}.")
     lines.append("")
     if end is None:

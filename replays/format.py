@@ -120,7 +120,10 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True, tag="snapshot"):
 
 
 class SeatsRecord(msgspec.Struct, frozen=True, kw_only=True, tag="seats"):
-    """Who sits where from step ``state_id`` on (an open seat taken, a bot taking over)."""
+    """Who sits where from step ``state_id`` on (an open seat taken, a bot taking over).
+
+    A seat with both ``bot`` and ``identity`` is that bot standing in for that absent player
+    (the hub writes one record when the stretch starts and one when the player is back)."""
 
     state_id: int
     seats: list[Seat]

@@ -15,6 +15,7 @@ import msgspec
 
 from core.game import BreaksRule, Result
 from core.rng import Chance, shuffled
+from core.traits import GameTraits
 
 
 class DashConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,7 +63,7 @@ class DashState(msgspec.Struct, frozen=True, kw_only=True):
     over: bool = False
 
 
-class Dash:
+class Dash(GameTraits):
     id = "dash"
     title = "Dash"
     rules_version = "dash/1"

@@ -45,7 +45,7 @@ def test_scripted_chance_drives_setup_and_steps():
 
 def test_config_from_options_converts_and_refuses():
     assert config_from_options(GAME, {"goal": "12"}).goal == 12
-    with pytest.raises(ValueError, match="Bad option"):
+    with pytest.raises(ValueError, match="Dash option goal takes a whole number, not far"):
         config_from_options(GAME, {"goal": "far"})
 
 

@@ -22,7 +22,8 @@ from textual.driver import Driver
 
 from core import registry
 from core.game import Game
-from net.hub import Hub, Identity, TableSpec
+from net.hub import Hub, Identity, TableInfo, TableSpec
+from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
 from tui.stylesheet import share
 
@@ -190,9 +191,10 @@ class SpeedwayApp(App[None]):
         elif isinstance(start, OpenTable):
             self.open_table(start.table_id, start.seat)
         elif isinstance(start, OpenReplay):
-            self.open_replay(Path(start.path))
+            self.open_replay(Path(start.path), exit_on_back=True)  # esc: back to the shell
         elif isinstance(start, OpenLobby):
             self.open_lobby()
+            self.back_to_my_table()
 
     async def create_and_open(self, spec: TableSpec) -> None:
         from core.game import IllegalAction
@@ -222,10 +224,45 @@ class SpeedwayApp(App[None]):
         game_id = info.game if info is not None else None
         self.push_screen(table_screen_for(game_id)(table_id=table_id, seat=seat))
 
-    def open_replay(self, path: Path) -> None:
+    def my_running_tables(self) -> list[tuple[TableInfo, int]]:
+        """Running tables where this keyboard holds a seat: (table, the first such seat)."""
+        mine: list[tuple[TableInfo, int]] = []
+        for info in self.hub.tables(self.identity):
+            if info.status != "running":
+                continue
+            seats = [
+                i
+                for i, seat in enumerate(info.seats)
+                if seat.identity == self.identity.id
+                or (not self.network and (seat.identity or "").startswith(HOT_PREFIX))
+            ]
+            if seats:
+                mine.append((info, seats[0]))
+        return mine
+
+    def back_to_my_table(self) -> None:
+        """Reconnected over SSH with a seat at a running table: back at it (lobby one key away)."""
+        mine = self.my_running_tables()
+        if mine:
+            info, seat = mine[0]
+            self.open_table(info.id, seat)
+
+    def resume(self, table_id: str) -> None:
+        """Sit down again at a kept local game: every hot-seat human of it plays here too."""
+        for info, seat in self.my_running_tables():
+            if info.id == table_id:
+                self.add_local(
+                    Identity(id=s.identity, nickname=s.name)
+                    for s in info.seats
+                    if s.identity is not None and s.identity.startswith(HOT_PREFIX)
+                )
+                self.open_table(table_id, seat)
+                return
+
+    def open_replay(self, path: Path, *, exit_on_back: bool = False) -> None:
         from tui.screens.replay import ReplayScreen
 
-        self.push_screen(ReplayScreen(path))
+        self.push_screen(ReplayScreen(path, exit_on_back=exit_on_back))
 
     def open_lobby(self) -> None:
         from tui.screens.lobby import LobbyScreen

@@ -51,7 +51,30 @@ data_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class OneLineErrors(click.Group):
+    """The README's promise: a bad argument is one line on stderr (``speedway: ...``) and exit
+    code 2 — not click's usage block."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as err:  # `speedway` alone: the help
+            click.echo(err.ctx.get_help() if err.ctx is not None else str(err))
+            sys.exit(2)
+        except click.UsageError as err:
+            message = err.format_message()
+            _fail(message if message.endswith(".") else message + ".")
+        except click.ClickException as err:
+            click.echo(f"speedway: {err.format_message()}", err=True)
+            sys.exit(err.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", "-V", prog_name="speedway")
 def main() -> None:
     """Speedway: Go 500, Cthulhu 500 and NASCAR Champions in your terminal."""

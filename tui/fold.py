@@ -2,7 +2,8 @@
 
 Owns `TableFold`: it starts from a `Welcome` (game id, config, seats, past events redacted for
 this viewer), folds every `StepUpdate` with ``game.new_state`` + ``game.evolve``, keeps the race
-log in words (``game.describe``) and answers what the screen needs (names, pending seats, the
+log in words (``game.describe``; its first line is the table's seed commitment, so players can
+note it before any die is rolled) and answers what the screen needs (names, pending seats, the
 legal actions of a seat, the result). Also `action_label`: an action in words for menus.
 
 Must not: import textual, draw chance, or change a table — it only reads what the hub sent.
@@ -20,7 +21,7 @@ from core import registry
 from core.game import Game, Result
 from net.hub import StepUpdate, TableInfo, Welcome
 
-__all__ = ["LogLine", "TableFold", "action_label", "describe_events"]
+__all__ = ["LogLine", "TableFold", "action_label", "commitment_line", "describe_events"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,14 @@ def describe_events(
         if text:
             lines.append(LogLine(state_id, seat, text))
     return lines
+
+
+def commitment_line(commitment: str) -> str:
+    """The log's first line: the seed's commitment, to note now and check when it is revealed."""
+    return (
+        f"Fair dice: this table's seed is committed as SHA-256 {commitment}; the seed is "
+        "revealed when the game ends (check it with `speedway replay FILE --verify`)."
+    )
 
 
 def _words(tag: str) -> str:
@@ -123,6 +132,8 @@ class TableFold:
         )
         fold.history.append((welcome.state_id, None, events))
         fold.log = describe_events(game, events, names, welcome.state_id, None)
+        if welcome.table.commitment:
+            fold.log.insert(0, LogLine(0, None, commitment_line(welcome.table.commitment)))
         fold.pending = fold._pending()
         return fold
 

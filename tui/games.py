@@ -1,13 +1,18 @@
 """Which screen, board and rules page each game uses in the TUI.
 
 Owns the mapping from a registered game id to its rich table screen (falling back to the generic
-screen), its board widget for the replay viewer and its rules page. Must not import a game
+screen), its board widget for the replay viewer, its rules page and what the replay viewer shows
+between races. Must not import a game
 package at import time (games load through `core.registry`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 RULES = Path(__file__).parent / "rules"
 
@@ -60,3 +65,17 @@ def board_for(game_id: str) -> type:
     from tui.widgets.board import GenericBoard
 
     return GenericBoard
+
+
+def interlude_for(game_id: str, names: list[str], events: list[Any]) -> Screen[None] | None:
+    """What the replay viewer shows when it steps past the end of a race (a modal), if anything:
+    Go 500's Cup standings after each race of a Cup Series."""
+    if game_id == "go500":
+        from core.go500.model import CupPointsAwarded, SeasonEnded
+        from tui.screens.go500 import CupStandings
+
+        final = any(isinstance(e, SeasonEnded) for e in events)
+        for event in events:
+            if isinstance(event, CupPointsAwarded):
+                return CupStandings(names, event, final)
+    return None

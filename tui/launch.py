@@ -36,9 +36,10 @@ def local_identity() -> Identity:
 
 
 def make_hub(data: Path | None) -> Any:
+    """The hub of local play: no bot ever plays a local human's seat (a game left is paused)."""
     from net.local_hub import LocalHub
 
-    return LocalHub(data_dir=data)
+    return LocalHub(data_dir=data, away_bots=False)
 
 
 def start_for_play(

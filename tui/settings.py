@@ -18,7 +18,8 @@ __all__ = ["ANIMATION_DELAYS", "THEMES", "Settings", "load_settings", "save_sett
 
 Speed = Literal["slow", "normal", "fast", "instant"]
 
-# Seconds between bot actions (and dice animation frames) for each animation speed.
+# Seconds between bot actions (and dice animation frames) for each animation speed, slowest
+# first: one step along this order is "faster" (`+`), one step back "slower" (`-`).
 ANIMATION_DELAYS: dict[str, float] = {"slow": 1.4, "normal": 0.7, "fast": 0.3, "instant": 0.0}
 THEMES = ["textual-dark", "textual-light", "nord", "gruvbox", "monokai", "dracula"]
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.champions import bots, describe, fold, lookahead, rules, views
+from core.champions import bots, describe, fold, lookahead, rules, traits, views
 from core.champions.model import Action, ChampionsConfig, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
+from core.traits import GameTraits, Landmark, Progress
 
 __all__ = ["GAME", "Champions"]
 
 
-class Champions:
+class Champions(GameTraits):
     id = "champions"
     title = "NASCAR Champions"
     rules_version = "champions/2"
@@ -77,6 +78,15 @@ class Champions:
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe.describe(event, names)
+
+    def turn_started(self, event: Any) -> bool:
+        return traits.turn_started(event)
+
+    def landmark(self, event: Any) -> Landmark | None:
+        return traits.landmark(event)
+
+    def progress(self, state: Any) -> Progress:
+        return traits.progress(state)
 
 
 GAME = Champions()

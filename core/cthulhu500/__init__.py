@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.cthulhu500 import engine, fold
+from core.cthulhu500 import engine, fold, traits
 from core.cthulhu500.actions import Action
 from core.cthulhu500.bots import BOTS
 from core.cthulhu500.describe import action_text, decision_text, describe
@@ -22,11 +22,12 @@ from core.cthulhu500.events import Event
 from core.cthulhu500.model import Config, State
 from core.game import BotFn, ConfigError, Result
 from core.rng import Chance
+from core.traits import GameTraits, Landmark, Progress
 
 __all__ = ["GAME", "Cthulhu500"]
 
 
-class Cthulhu500:
+class Cthulhu500(GameTraits):
     id = "cthulhu500"
     title = "Cthulhu 500"
     rules_version = "cthulhu500/1"
@@ -98,6 +99,15 @@ class Cthulhu500:
     def describe_decision(self, view: State, seat: int | None, names: Sequence[str]) -> str:
         """What the table waits for, as ``seat`` may know it."""
         return decision_text(view, seat, names)
+
+    def turn_started(self, event: Any) -> bool:
+        return traits.turn_started(event)
+
+    def landmark(self, event: Any) -> Landmark | None:
+        return traits.landmark(event)
+
+    def progress(self, state: Any) -> Progress:
+        return traits.progress(state)
 
 
 GAME = Cthulhu500()

@@ -32,7 +32,7 @@ from core.cthulhu500.model import (
 __all__ = ["action_text", "decision_text", "describe"]
 
 _OUTCOMES = {
-    "swap": "{m} drops back past {t}: they swap places.",
+    "swap": "{m} moves up past {t}: they swap places.",  # C-DMOVE: the one behind moves up
     "not_adjacent": "{m} is not directly behind {t}: nobody moves.",
     "seam_blocked": "{m} would cross the seam past {t}: blocked, nobody moves.",
     "seam_circle": "{m} gives up the lead and drops in front of {t}.",

@@ -43,7 +43,7 @@ from core.go500.model import (
     TurnStarted,
 )
 
-__all__ = ["describe", "face_label"]
+__all__ = ["OPTION_LABELS", "describe", "face_label", "option_label"]
 
 _BY_ID = DICE.by_id
 _KIND = {"F": "F", "P": "P", "PIT": "PIT", "CR": "CR"}
@@ -74,6 +74,12 @@ _ENDINGS = {
     "behind_wall": "is behind the wall",
 }
 
+# A green stop the rules took for the driver (G-AUTO-STOP, G-AUTO-DECISION), not a chosen one.
+_AUTO_STOPS = {
+    "line": "has {showing} miles showing, enough to reach the finish: stopped automatically",
+    "no_dice": "has no dice left to roll: stopped automatically with {showing} miles showing",
+}
+
 _CHAOS = {
     "lost_wheel": "Lost Wheel",
     "rubbin": "Rubbin'",
@@ -97,6 +103,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
             what += " in the final round"
         return f"{names[e.seat]} takes {what}."
     if isinstance(e, TurnEnded):
+        if e.auto is not None:
+            return f"{names[e.seat]} {_AUTO_STOPS[e.auto].format(showing=e.showing)}."
         return f"{names[e.seat]} {_ENDINGS[e.kind].format(showing=e.showing)}."
     if isinstance(e, MilesRecorded):
         extra = " (capped at the best turn)" if e.capped else ""
@@ -123,6 +131,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     if isinstance(e, CheckeredFlag):
         return f"Checkered flag: {names[e.seat]} wins the race!"
     if isinstance(e, CautionCut):
+        if e.cut is None and e.alone:
+            return f"Caution ({names[e.trigger]}): nobody else is still racing, so nobody is cut."
         if e.cut is None:
             return f"Caution ({names[e.trigger]}): no sole leader, nobody is cut."
         return f"Caution ({names[e.trigger]}): leader {names[e.cut]} is cut to {e.total} miles."
@@ -159,7 +169,8 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     if isinstance(e, TurnOver):
         return f"{names[e.seat]} is done for this round."
     if isinstance(e, FinalRoundStarted):
-        return f"Final round: {_list(names, e.drivers)} take one more turn."
+        verb = "takes" if len(e.drivers) <= 1 else "take"
+        return f"Final round: {_list(names, e.drivers)} {verb} one more turn."
     if isinstance(e, RoundEnded):
         if not e.leaders:
             return f"End of round {e.round}."
@@ -176,6 +187,28 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         order = ", ".join(f"{i}. {names[s]} ({e.points[s]})" for i, s in enumerate(e.standings, 1))
         return f"The season is over; Cup Champion {names[e.standings[0]]}! {order}."
     return None
+
+
+# The options in words, for forms (spec §5 names); the rest read as their field names.
+OPTION_LABELS = {
+    "race_length": "Race length (miles)",
+    "hours": "Hours (Time Trials)",
+    "auto_stop": "Automatic stop at the line",
+    "big_x_in_big_one": "Big X in the Big One",
+    "tradin_paint": "Tradin' Paint",
+    "lost_wheel_bp": "Lost Wheel chance (basis points)",
+    "rubbin_bp": "Rubbin' chance (basis points)",
+    "debris_bp": "Debris chance (basis points)",
+    "cup_points": "Cup points table",
+    "lead_bonus": "Bonus for leading a round",
+    "most_led_bonus": "Bonus for leading the most rounds",
+    "circle_values": "Circle values",
+}
+
+
+def option_label(name: str) -> str:
+    """Option ``name`` in words: "Big X in the Big One", "Tradin' Paint", "Table chaos"."""
+    return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
 
 
 MODES = {

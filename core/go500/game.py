@@ -10,24 +10,25 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.game import BotFn, Result
-from core.go500 import rules
+from core.go500 import rules, traits
 from core.go500.bots import BOTS
-from core.go500.config import Go500Config, check, option_applies
+from core.go500.config import MODE_SEATS, Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
-from core.go500.describe import config_words, describe
+from core.go500.describe import config_words, describe, option_label
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
+from core.traits import GameTraits, Landmark, Progress
 
 __all__ = ["GAME", "Go500"]
 
 
-class Go500:
+class Go500(GameTraits):
     """Go 500 Racing Dice Game (rules/go500.md)."""
 
     id = "go500"
     title = "Go 500"
-    rules_version = "go500/1"
+    rules_version = "go500/2"
     min_seats = 1
     max_seats = 12
     config_type = Go500Config
@@ -92,11 +93,28 @@ class Go500:
     def option_applies(self, name: str, options: Mapping[str, Any]) -> bool:
         return option_applies(name, options)
 
+    def option_label(self, name: str) -> str:
+        return option_label(name)
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Per mode (spec §2): Oval and Cup 2-6, Multi-Game 2-12, Time Trials 1-12."""
+        mode = options.get("mode", "oval")
+        return MODE_SEATS.get(mode, (self.min_seats, self.max_seats))
+
     def option_choices(self, name: str) -> list[str] | None:
         """The Cup points tables of the data (`cup_points.json`); other options: None."""
         if name == "cup_points":
             return sorted(CUP_POINTS.by_name)
         return None
+
+    def turn_started(self, event: Any) -> bool:
+        return traits.turn_started(event)
+
+    def landmark(self, event: Any) -> Landmark | None:
+        return traits.landmark(event)
+
+    def progress(self, state: Any) -> Progress:
+        return traits.progress(state)
 
 
 GAME = Go500()

@@ -20,6 +20,7 @@ __all__ = [
     "DIE_IDS",
     "DIE_INDEX",
     "Action",
+    "AutoStop",
     "BigOneRolled",
     "BigOneStarted",
     "CautionCut",
@@ -64,6 +65,7 @@ DIE_INDEX: dict[str, int] = {die: i for i, die in enumerate(DIE_IDS)}
 Phase = Literal["qualifying", "turn", "over"]
 Stage = Literal["roll", "decide", "paint", "done"]
 EndKind = Literal["green_stop", "pit", "crash", "penalty", "groove", "behind_wall"]
+AutoStop = Literal["line", "no_dice"]
 Effect = Literal["caution", "big_one", "paint"]
 ChaosKind = Literal["lost_wheel", "rubbin", "debris"]
 RemovalReason = Literal["flat", "lost_wheel", "rubbin"]
@@ -163,10 +165,15 @@ class InTheGroove(msgspec.Struct, frozen=True, tag="in_the_groove"):
     seat: int
 
 
-class TurnEnded(msgspec.Struct, frozen=True, tag="turn_ended"):
+class TurnEnded(msgspec.Struct, frozen=True, tag="turn_ended", omit_defaults=True):
+    """A turn's end. ``auto`` says why a green stop was taken for the driver, not chosen:
+    ``"line"`` (G-AUTO-STOP: the miles showing reach the finish) or ``"no_dice"``
+    (G-AUTO-DECISION: nothing left to roll). Left out of the bytes when None."""
+
     seat: int
     kind: EndKind
     showing: int
+    auto: AutoStop | None = None
 
 
 class PitDieRolled(msgspec.Struct, frozen=True, tag="pit_die_rolled"):
@@ -215,12 +222,14 @@ class EffectQueued(msgspec.Struct, frozen=True, tag="effect_queued"):
     target: int | None = None
 
 
-class CautionCut(msgspec.Struct, frozen=True, tag="caution_cut"):
-    """G-CAUTION: ``cut`` (None: nobody) drops to ``total``."""
+class CautionCut(msgspec.Struct, frozen=True, tag="caution_cut", omit_defaults=True):
+    """G-CAUTION: ``cut`` (None: nobody) drops to ``total``. ``alone``: nobody is cut because
+    fewer than two drivers are still racing (not a shared lead). Left out of the bytes when False."""
 
     trigger: int
     cut: int | None
     total: int
+    alone: bool = False
 
 
 class BigOneStarted(msgspec.Struct, frozen=True, tag="big_one_started"):

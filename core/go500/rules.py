@@ -22,6 +22,7 @@ from core.go500.fold import evolve
 from core.go500.model import (
     DIE_IDS,
     DIE_INDEX,
+    AutoStop,
     BigOneRolled,
     BigOneStarted,
     CautionCut,
@@ -266,18 +267,23 @@ class _Run:
         )
 
     def qualify(self, seat: int) -> None:
-        """G-QUALIFY: one roll of T1–T5; after the last seat, automatic tie re-rolls."""
+        """G-QUALIFY: one roll of T1–T5; after the last seat, automatic tie re-rolls.
+
+        A re-roll only orders the tied drivers among themselves: a driver who was never tied
+        for the top never takes the pole, however low the re-rolls come out.
+        """
         self._qual_roll(seat, False)
         if self.s.qual_next is not None:
             return
-        while True:
-            scores = self.s.qual_scores
-            best = max(score or 0 for score in scores)
-            tied = [i for i in range(self.s.n) if scores[i] == best]
-            if len(tied) == 1:
-                break
+        scores = self.s.qual_scores
+        best = max(score or 0 for score in scores)
+        tied = [i for i in range(self.s.n) if scores[i] == best]
+        while len(tied) > 1:
             for i in tied:
                 self._qual_roll(i, True)
+            scores = self.s.qual_scores
+            best = max(scores[i] or 0 for i in tied)
+            tied = [i for i in tied if scores[i] == best]
         pole = tied[0]
         n = self.s.n
         self.emit(PoleWon(seat=pole, order=tuple((pole + k) % n for k in range(n))))
@@ -336,12 +342,12 @@ class _Run:
         if kind == "green":
             total = self.s.totals[seat]
             if self.auto_stop and total + showing >= self.s.race_length:
-                self.green_stop(seat)  # G-AUTO-STOP
+                self.green_stop(seat, auto="line")  # G-AUTO-STOP
                 return
             t = self.s.turns[seat]
             assert t is not None
             if not _rollable(t):
-                self.green_stop(seat)  # G-AUTO-DECISION: nothing left to roll
+                self.green_stop(seat, auto="no_dice")  # G-AUTO-DECISION: nothing left to roll
             return
         if kind == "yellow":
             self.pit(seat)
@@ -407,9 +413,9 @@ class _Run:
 
     # ---------------------------------------------------------------- endings (G-END)
 
-    def green_stop(self, seat: int) -> None:
+    def green_stop(self, seat: int, auto: AutoStop | None = None) -> None:
         showing = self._showing(seat)
-        self.emit(TurnEnded(seat=seat, kind="green_stop", showing=showing))
+        self.emit(TurnEnded(seat=seat, kind="green_stop", showing=showing, auto=auto))
         self.record(seat, showing, None)
 
     def _showing(self, seat: int) -> int:
@@ -523,7 +529,7 @@ class _Run:
                 second = max(s.totals[d] for d in racing if d != leaders[0])
                 self.emit(CautionCut(trigger=trigger, cut=leaders[0], total=second))
                 return
-        self.emit(CautionCut(trigger=trigger, cut=None, total=0))
+        self.emit(CautionCut(trigger=trigger, cut=None, total=0, alone=len(racing) < 2))
 
     def _crash_roll(self, seat: int, paint: bool) -> None:
         face = self.rng.below(6)

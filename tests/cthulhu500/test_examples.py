@@ -16,6 +16,7 @@ from core.cthulhu500.actions import (
     SetupDiscard,
     TakeFreeTest,
 )
+from core.cthulhu500.describe import describe
 from core.cthulhu500.engine import ranking, setup
 from core.cthulhu500.fold import evolve
 from core.cthulhu500.model import (
@@ -74,6 +75,13 @@ def test_example_4_c_pass_tie_attacker_damaged_follower_moves_ahead_of_both():
     r.act(2, AttemptPass(), d(3, 3))
     assert r.damaged(1)
     assert r.pack == (0, 3, 1, 2)
+    # The log says who moved which way: the follower moved *up* past both.
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    lines = [describe(e, names) for e in r.of(ev.DamageMove)]
+    assert lines == [
+        "Dee moves up past Cy: they swap places.",
+        "Dee moves up past Bob: they swap places.",
+    ]
 
 
 def test_example_5_c_damage_again_spikey_bits_over_the_seam():

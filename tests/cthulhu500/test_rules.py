@@ -625,7 +625,9 @@ def test_bad_config_is_refused_with_a_sentence():
     game = registry.get("cthulhu500")
     with pytest.raises(ConfigError, match="cannot be negative"):
         game.check_config(Config(hand_limit=-1), 3)
-    with pytest.raises(ConfigError, match="Bad option"):
+    with pytest.raises(
+        ConfigError, match="option seam_damage_moves takes blocked or circle, not sideways"
+    ):
         config_from_options(game, {"seam_damage_moves": "sideways"})
     assert config_from_options(game, {"round_limit": "4"}).round_limit == 4
 

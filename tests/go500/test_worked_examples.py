@@ -167,6 +167,44 @@ def test_example_7_qualifying_with_tie_rerolls_g_qualify():
     assert t.state.current == 1
 
 
+def test_g_qualify_a_tie_reroll_only_orders_the_tied_drivers():
+    """A and B tie on 50, C has 45; both re-roll low (0 and 10): B takes the pole, not C."""
+    draws = [
+        *[TRACK[v] for v in (20, 15, 10, 5, 0)],
+        *[TRACK[v] for v in ("C", 5, 10, 5, 5)],
+        *[TRACK[v] for v in (20, 15, 10, 0, 0)],
+        *[TRACK[0]] * 5,
+        *[TRACK[v] for v in (10, 0, 0, 0, 0)],
+    ]
+    chance = ScriptedChance(draws)
+    t = Table(GAME, Go500Config(), [Seat(name=n) for n in "ABC"], 1, chance=chance)
+    for seat in (0, 1, 2):
+        t.submit(seat, Roll())
+    assert chance.remaining == 0
+    assert t.state.qual_scores == (0, 10, 45)
+    assert t.state.pole == 1
+    assert t.state.order == (1, 2, 0)
+
+
+def test_g_qualify_tied_again_among_the_tied_rerolls_only_those():
+    """A, B, C tie on 50; the re-roll ties A and C on 10 (B 0): only A and C roll a third time."""
+    draws = [
+        *[TRACK[v] for v in (20, 15, 10, 5, 0)] * 3,
+        *[TRACK[v] for v in (10, 0, 0, 0, 0)],
+        *[TRACK[0]] * 5,
+        *[TRACK[v] for v in (5, 5, 0, 0, 0)],
+        *[TRACK[0]] * 5,
+        *[TRACK[v] for v in (5, 0, 0, 0, 0)],
+    ]
+    chance = ScriptedChance(draws)
+    t = Table(GAME, Go500Config(), [Seat(name=n) for n in "ABC"], 1, chance=chance)
+    for seat in (0, 1, 2):
+        t.submit(seat, Roll())
+    assert chance.remaining == 0
+    assert len(chance.asked) == 40
+    assert t.state.pole == 2
+
+
 def test_example_8_trigger_already_finished_does_not_roll_g_big_one_g_finish():
     s = table([480, 300, 200])
     draws = [*roll("RED", [5, 5, 0, 0, 0], 20), CRASH["CRASH"], CRASH[-10], CRASH["CRASH"]]
@@ -222,7 +260,8 @@ def test_example_10_multi_game_round_g_multi_game():
     assert s.finished[B]
     draws = [*roll("RED", [5, 5, 0, 0, 0], 10), CRASH["CRASH"], CRASH[-10]]
     s, events = act(s, C, Roll(), draws)
-    assert of(events, CautionCut) == [CautionCut(trigger=A, cut=None, total=0)]
+    # Only C is still racing when the queued caution resolves: nobody to cut (G-CAUTION).
+    assert of(events, CautionCut) == [CautionCut(trigger=A, cut=None, total=0, alone=True)]
     assert [(e.seat, e.total) for e in of(events, BigOneRolled)] == [(C, 110)]
     assert of(events, RaceEnded)[0].ranking == (B, A, C)
     assert s.totals == (510, 520, 110)

@@ -32,7 +32,10 @@ def make_app(
     games: dict[str, Any] | None = None,
     network: bool = False,
 ) -> SpeedwayApp:
-    hub = LocalHub(None, persist=False, bot_delay=0, games=games, lobby_interval=0.0)
+    # A fixed commitment salt: the race log's first line shows the commitment (snapshots).
+    hub = LocalHub(
+        None, persist=False, bot_delay=0, games=games, lobby_interval=0.0, salt=lambda: bytes(16)
+    )
     return SpeedwayApp(
         hub,
         ME,

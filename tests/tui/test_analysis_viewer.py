@@ -43,7 +43,7 @@ def test_panel_at_the_first_costly_decision(snap_compare, size, tmp_path: Path):
 
     async def run(pilot) -> None:
         await _analysed(pilot)
-        await pilot.press("n")
+        await pilot.press("d")
         await pilot.pause()
 
     assert snap_compare(
@@ -75,7 +75,7 @@ async def test_next_costly_jumps_and_the_panel_marks_chosen_and_best(tmp_path: P
         costly = [d for d in analysis.decisions if d.costly]
         assert costly
         screen.seek(0)
-        await pilot.press("n")
+        await pilot.press("d")
         await pilot.pause()
         assert screen.k == costly[0].step
         text = str(screen.query_one(AnalysisPanel).render())
@@ -86,7 +86,7 @@ async def test_next_costly_jumps_and_the_panel_marks_chosen_and_best(tmp_path: P
         assert chosen in text
         assert f"lost {d.loss:.1f}" in text
         if len(costly) > 1:
-            await pilot.press("n")
+            await pilot.press("d")
             await pilot.pause()
             assert screen.k == costly[1].step
     assert cache_path(path).exists()
@@ -131,9 +131,9 @@ async def test_the_screen_keeps_answering_and_fills_while_the_worker_runs(
         await pilot.press("a")
         await wait_for(pilot, lambda: "Analysing" in str(panel.render()))
         before = screen.k
-        await pilot.press("left")  # the viewer still steps while the analysis runs
+        await pilot.press("right")  # the viewer still steps while the analysis runs
         await pilot.pause()
-        assert screen.k == before - 1
+        assert screen.k == before + 1
         assert screen.analysis_result is None
         await wait_for(pilot, lambda: len(screen.analysis_partial) == 1)
         first = screen.analysis_partial[0]
@@ -212,8 +212,9 @@ async def test_leaving_the_viewer_stops_its_analysis(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr(analysis_screen, "analyse_replay", endless)
     path = write_replay(tmp_path, seed=5)
-    app = make_app(start=OpenReplay(path=str(path)))
+    app = make_app()  # opened from Home (o), so esc goes back there instead of to the shell
     async with app.run_test(size=(120, 40)) as pilot:
+        app.open_replay(path)
         screen = await _open(pilot)
         await pilot.press("a")
         await wait_for(pilot, lambda: "Analysing" in str(screen.query_one(AnalysisPanel).render()))

@@ -303,6 +303,8 @@ async def test_replay_viewer_draws_a_champions_game_on_the_oval(tmp_path):
     app = make_app(start=OpenReplay(path=str(path)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.screen.query(OvalTrack)))
+        await pilot.press("end")  # the viewer opens at the start; End is the result
+        await pilot.pause()
         final = plain(app.screen.query_one(OvalTrack))
         assert "Race over" in final
         # Every car is listed with its place in the finished corner.

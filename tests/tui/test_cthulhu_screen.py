@@ -227,6 +227,8 @@ async def test_replay_viewer_shows_every_hand_to_everyone(tmp_path):
     app = make_app(start=OpenReplay(path=str(path)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.screen.query(HandView)))
+        await pilot.press("end")  # the viewer opens at the start; End is the result
+        await pilot.pause()
         hands = plain(app.screen.query_one(HandView))
         for seat, hand in enumerate(table.state.hands):
             assert f"{table.seats[seat].name}: " in hands

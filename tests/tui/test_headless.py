@@ -11,7 +11,7 @@ from core.game import ConfigError, Seat, Table, config_from_options
 from net.hub import Identity
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
-from tui.chart import miles_series
+from tui.chart import cursor_turn, progress_series
 from tui.fold import action_label
 from tui.seats import parse_seats
 from tui.settings import Settings, load_settings, save_settings
@@ -65,17 +65,46 @@ def test_broken_settings_file_gives_defaults(tmp_path):
     assert load_settings(tmp_path, "x") == Settings()
 
 
-def test_miles_series_follows_totals_after_each_turn():
+def test_go500_chart_plots_the_declared_miles_after_each_turn():
     game = registry.get("go500")
     seats = [Seat(name="A", bot="cautious"), Seat(name="B", bot="bold")]
     table = Table(game, config_from_options(game, {}), seats, 11)
     table.run_bots()
     history = [(s.state_id, s.seat, s.events) for s in table.history]
-    ids, series = miles_series(game, table.config, 2, history)
-    assert len(series) == 2
-    assert len(series[0]) == len(ids)
-    assert [series[0][-1], series[1][-1]] == list(table.state.totals)
-    assert ids == sorted(ids)
+    (miles,) = progress_series(game, table.config, 2, history)
+    assert miles.name == "miles"
+    assert miles.goal == 500
+    assert len(miles.values) == 2
+    assert len(miles.values[0]) == len(miles.turns)
+    assert [miles.values[0][-1], miles.values[1][-1]] == list(table.state.totals)
+    # One point per turn played, starting before the first turn at 0 miles.
+    assert miles.turns == list(range(len(miles.turns)))
+    assert [line[0] for line in miles.values] == [0, 0]
+    turns = sum(1 for s in table.history for e in s.events if game.turn_started(e))
+    assert miles.turns[-1] == turns
+    assert cursor_turn(miles, table.state_id) == turns
+
+
+@pytest.mark.parametrize(
+    ("game_id", "names"),
+    [("cthulhu500", ["laps", "pack place"]), ("champions", ["money", "track position"])],
+)
+def test_each_game_declares_its_own_chart(game_id, names):
+    game = registry.get(game_id)
+    bot = next(iter(game.bots))
+    seats = [Seat(name=n, bot=bot) for n in ("A", "B", "C")]
+    table = Table(game, game.default_config(), seats, 5)
+    table.run_bots()
+    history = [(s.state_id, s.seat, s.events) for s in table.history]
+    series = progress_series(game, table.config, 3, history)
+    assert [s.name for s in series] == names
+    final = game.progress(table.state)
+    for line, measure in zip(series, final.measures, strict=True):
+        assert [values[-1] for values in line.values] == list(measure.values)
+        assert line.turns[-1] == sum(
+            1 for s in table.history for e in s.events if game.turn_started(e)
+        )
+    assert any(any(v != values[0] for v in values) for values in series[0].values)
 
 
 @pytest.mark.parametrize("module", ["tui.fold", "tui.seats", "tui.settings", "tui.chart"])
@@ -110,6 +139,42 @@ def test_play_and_replay_refuse_bad_input_with_one_line(args, message, tmp_path)
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["play", "--bogus"], "speedway: No such option '--bogus'."),
+        (["sim", "go500", "--players", "x"], "speedway: Invalid value for '--players': "),
+        (
+            ["play", "go500", "-o", "race_length=7"],
+            "speedway: Go 500 option race_length takes 400, 500 or 600, not 7.",
+        ),
+        (
+            ["play", "go500", "-o", "tradin_paint=maybe"],
+            "speedway: Go 500 option tradin_paint takes true or false, not maybe.",
+        ),
+        (
+            ["sim", "cthulhu500", "-o", "vehicle_assignment=x"],
+            "speedway: Cthulhu 500 option vehicle_assignment takes choose or random, not x.",
+        ),
+        (["play", "go500", "-o", "nope=1"], "speedway: Go 500 has no option nope; its options"),
+    ],
+)
+def test_cli_errors_are_one_line_that_says_what_is_allowed(args, line, tmp_path):
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(
+        main, [*args] if args[0] == "sim" else [*args, "--data", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(line)
+    assert "Usage:" not in result.output
+    assert "$." not in result.output  # no msgspec path
 
 
 def test_serve_turn_timer_reaches_the_server_and_refuses_a_negative(monkeypatch, tmp_path):

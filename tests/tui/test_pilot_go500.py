@@ -77,15 +77,12 @@ async def test_play_a_whole_go500_race_against_bots_with_the_keyboard():
         status = str(screen.query_one(StatusLine).render())
         assert "Race over" in status
         # The race chart: one line per driver, ending at each driver's final total.
-        from tui.chart import miles_series
         from tui.screens.chart import RaceChartScreen
 
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
-        _, series = miles_series(
-            screen.fold.game, screen.fold.config, len(totals), screen.fold.history
-        )
-        assert [line[-1] for line in series] == list(totals)
+        (miles,) = app.screen.series
+        assert [line[-1] for line in miles.values] == list(totals)
         await pilot.press("escape")
         assert app.screen is screen
 

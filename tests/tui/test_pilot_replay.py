@@ -30,7 +30,10 @@ async def test_open_step_and_seek_a_replay(replay_file: Path):
         assert screen.report is not None
         assert screen.report.ok
         assert "✓ Verified" in str(screen.query_one("#verify-line").render())
-        # A finished file opens at its end.
+        # A finished file opens at its start; the result is one key away.
+        assert screen.k == 0
+        assert "End: the result" in str(screen.query_one("#timeline").render())
+        await pilot.press("end")
         assert screen.k == replay.last_step
         await pilot.press("home")
         assert screen.k == 0
@@ -57,7 +60,7 @@ async def test_open_step_and_seek_a_replay(replay_file: Path):
         assert data.state == replay.state_at(screen.k)
         await pilot.press("end")
         assert screen.k == replay.last_step
-        assert f"Step {replay.last_step}/{replay.last_step}" in str(
+        assert f"step {replay.last_step}/{replay.last_step}" in str(
             screen.query_one("#timeline").render()
         )
 
@@ -124,6 +127,11 @@ async def test_branch_starts_a_new_table_from_exactly_that_state(replay_file: Pa
         assert info.seats[0].identity == app.identity.id
         assert info.seats[1].bot == replay.seats[1].bot
         assert table.perspective == 0
+        # The branch names its source by replay id, not by a path on this machine.
+        source = app.hub._room(table.table_id).spec.branched_from
+        assert source["source"] == replay_file.stem
+        assert "/" not in source["source"]
+        assert source["step"] == k
 
 
 async def test_browser_lists_replays_newest_first_and_opens_one(tmp_path: Path):

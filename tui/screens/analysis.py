@@ -2,7 +2,7 @@
 
 Owns `AnalysisViewer`, mixed into the replay viewer: `a` shows/hides the panel (the first
 time it loads the cached analysis beside the file, or runs one in a thread worker with a
-progress bar, then caches it), `n` jumps to the next costly decision, `t` to the next turning
+progress bar, then caches it), `d` jumps to the next costly decision, `t` to the next turning
 point (largest first), `l` opens `LuckChartScreen` (each player's cumulative luck and skill
 loss over the game, one unit at a time); and `cumulative_series`, the chart's data. While the
 worker runs, each decision is shown as soon as it is valued (its luck follows with the

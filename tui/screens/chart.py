@@ -1,7 +1,8 @@
-"""The race chart: every driver's miles after each turn as lines (textual-plotext).
+"""The race chart: what the game declares it plots (``game.progress``), per turn, as lines.
 
 Owns the chart screen, opened with `c` at a table (and at race end) and from the replay viewer,
-where a cursor marks the current step. Must not hold or change game state.
+where a cursor marks the current step's turn. A game with several measures (Champions: money and
+track position) shows one at a time; `m` shows the next. Must not hold or change game state.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tui.chart import miles_series
+from tui.chart import Series, cursor_turn, progress_series
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.board import BoardData
 from tui.widgets.keys import KeyFooter
@@ -23,51 +24,86 @@ COLOURS = ["red", "blue", "yellow", "green", "magenta", "orange", "cyan", "white
 MARKERS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
 
 
-class RaceChart(PlotextPlot):
-    """Miles per driver after each turn; an optional cursor at a step."""
+def chart_title(series: Series) -> str:
+    better = " (1 = ahead)" if series.lower_is_better else ""
+    return f"{series.name.capitalize()} after each turn{better}"
 
-    def plot_data(self, data: BoardData, cursor_state_id: int | None = None) -> None:
-        ids, series = miles_series(data.game, data.config, len(data.names), data.history)
+
+class RaceChart(PlotextPlot):
+    """One measure per seat after each turn; an optional cursor at a step."""
+
+    def plot_series(
+        self, series: Series, names: list[str], cursor_state_id: int | None = None
+    ) -> None:
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
-        turns = list(range(len(ids)))
-        for seat, values in enumerate(series):
+        for seat, values in enumerate(series.values):
             plt.plot(
-                turns,
+                series.turns,
                 values,
-                label=f"{seat + 1} {data.names[seat]}",
+                label=f"{seat + 1} {names[seat]}",
                 color=COLOURS[seat % len(COLOURS)],
                 marker=MARKERS[seat % len(MARKERS)],
             )
-        length = getattr(data.state, "race_length", None)
-        if length and getattr(getattr(data.state, "config", None), "mode", "") != "time_trial":
-            plt.hline(length, "gray")
+        last = series.turns[-1] if series.turns else 0
+        plt.xlim(0, max(1, last))  # before the first turn: 0..1, never -1..1
+        every = max(1, -(-last // 8))
+        plt.xticks(list(range(0, max(1, last) + 1, every)))  # whole turns only
+        if series.goal:
+            plt.hline(series.goal, "gray")
         if cursor_state_id is not None:
-            at = sum(1 for i in ids if i <= cursor_state_id) - 1
-            plt.vline(max(0, at), "white")
-        plt.title("Miles after each turn")
-        plt.xlabel("turns")
-        plt.ylabel("miles")
+            at = cursor_turn(series, cursor_state_id)
+            if at is not None:
+                plt.vline(at, "white")
+        plt.title(chart_title(series))
+        plt.xlabel("turns played")
+        plt.ylabel(series.name)
         self.refresh()
 
 
 class RaceChartScreen(SpeedwayScreen):
-    BINDINGS: ClassVar = [Binding("escape,c,q", "back", "Back")]
+    BINDINGS: ClassVar = [
+        Binding("m", "measure", "Next measure"),
+        Binding("escape,c,q", "back", "Back"),
+    ]
 
     def __init__(self, data: BoardData | None, cursor_state_id: int | None = None) -> None:
         super().__init__()
         self.data = data
         self.cursor_state_id = cursor_state_id
+        self.series: list[Series] = []
+        self.shown = 0
+        if data is not None:
+            self.series = progress_series(data.game, data.config, len(data.names), data.history)
 
     def body(self) -> Iterable[Widget]:
-        yield Static("Race chart — every driver's miles after each turn", classes="screen-title")
+        yield Static("Race chart", id="chart-title", classes="screen-title")
         yield RaceChart(id="chart")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        if self.data is not None:
-            self.query_one(RaceChart).plot_data(self.data, self.cursor_state_id)
+        self.draw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "measure":
+            return len(self.series) > 1
+        return super().check_action(action, parameters)
+
+    def draw(self) -> None:
+        title = self.query_one("#chart-title", Static)
+        if self.data is None or not self.series:
+            title.update("Race chart — this game has nothing to plot")
+            return
+        series = self.series[self.shown]
+        others = f"   (m: {len(self.series)} measures)" if len(self.series) > 1 else ""
+        title.update(f"Race chart — {chart_title(series)}{others}")
+        self.query_one(RaceChart).plot_series(series, self.data.names, self.cursor_state_id)
+
+    def action_measure(self) -> None:
+        if self.series:
+            self.shown = (self.shown + 1) % len(self.series)
+            self.draw()
 
     def action_back(self) -> None:
         self.app.pop_screen()

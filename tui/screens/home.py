@@ -1,6 +1,9 @@
-"""Home: start a local game, open the lobby or a replay, read the rules, change settings, quit.
+"""Home: start a local game, resume a kept one, open the lobby or a replay, read the rules,
+change settings, quit.
 
-Owns the home menu only; each entry opens its own screen. Must not hold game state.
+Owns the home menu only; each entry opens its own screen. A kept local game (left with "keep it
+for later", or cut off when the app closed) is offered as "Resume" with its game, players and
+turn. Must not hold game state.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ MENU = [
 class HomeScreen(SpeedwayScreen):
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     BINDINGS: ClassVar = [
+        Binding("u", "pick('resume')", "Resume"),
         Binding("n", "pick('new')", "New game"),
         Binding("l", "pick('lobby')", "Tables"),
         Binding("o", "pick('replay')", "Replays"),
@@ -55,15 +59,44 @@ class HomeScreen(SpeedwayScreen):
                 id="tagline",
             )
             with Center():
-                yield OptionList(
-                    *[Option(Text(f"{key}  {text}"), id=ident) for ident, key, text in MENU],
-                    id="home-menu",
-                )
+                yield OptionList(*self.menu(), id="home-menu")
             yield Static(f"Signed in as {self.speedway.identity.nickname}", id="whoami")
         yield KeyFooter()
 
+    def kept(self) -> list[tuple[str, str]]:
+        """(table id, words) of each kept local game: "Go 500 · Ann, Bold · turn 12"."""
+        app = self.speedway
+        out = []
+        for info, _seat in app.my_running_tables():
+            names = ", ".join(s.name for s in info.seats)
+            title = app.game(info.game).title
+            when = f"turn {info.turn}" if info.turn else "starting"
+            out.append((info.id, f"{title} · {names} · {when}"))
+        return out
+
+    def menu(self) -> list[Option]:
+        options = [
+            Option(Text(f"{'u' if i == 0 else ' '}  Resume {words}"), id=f"resume:{table_id}")
+            for i, (table_id, words) in enumerate(self.kept())
+        ]
+        options += [Option(Text(f"{key}  {text}"), id=ident) for ident, key, text in MENU]
+        return options
+
     def on_mount(self) -> None:
         self.query_one("#home-menu", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        """Back at Home: the list of kept games may have changed."""
+        menu = self.query_one("#home-menu", OptionList)
+        menu.clear_options()
+        menu.add_options(self.menu())
+        menu.highlighted = 0
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "pick" and parameters == ("resume",):
+            return bool(self.kept())
+        return super().check_action(action, parameters)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -71,7 +104,13 @@ class HomeScreen(SpeedwayScreen):
 
     def action_pick(self, what: str) -> None:
         app = self.speedway
-        if what == "new":
+        if what == "resume":
+            kept = self.kept()
+            if kept:
+                app.resume(kept[0][0])
+        elif what.startswith("resume:"):
+            app.resume(what.removeprefix("resume:"))
+        elif what == "new":
             from tui.screens.newgame import NewGameScreen
 
             app.push_screen(NewGameScreen())

@@ -26,7 +26,6 @@ from tui.widgets.choice import Choice
 from tui.widgets.keys import KeyFooter
 
 NO_SEAT = "-"
-MAX_ROWS = 8
 
 
 def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
@@ -146,7 +145,7 @@ class NewGameScreen(SpeedwayScreen):
         fields = option_fields(game)
         defaults = {name: default for name, _kind, default in fields}
         for name, kind, default in fields:
-            label = name.replace("_", " ").capitalize()
+            label = game.option_label(name)  # the game's words ("Tradin' Paint")
             row: Widget
             choices: list[tuple[str, Any]] | None = None
             if isinstance(kind, mi.BoolType):
@@ -181,6 +180,9 @@ class NewGameScreen(SpeedwayScreen):
         for row in self.query("#options .field"):
             name = (row.id or "").removeprefix("row-").removeprefix("opt-")
             row.display = _applies(game, name, values)
+        _low, high = game.seat_range(values)  # the seats the mode allows (Go 500 up to 12)
+        for i, seat_row in enumerate(self.query("#seats .field")):
+            seat_row.display = i < high
 
     def seat_rows(self, game: Game) -> list[Widget]:
         network = app_network(self)
@@ -193,7 +195,8 @@ class NewGameScreen(SpeedwayScreen):
         choices.append(("(no seat)", NO_SEAT))
         bots = list(game.bots)
         rows: list[Widget] = []
-        for i in range(min(game.max_seats, MAX_ROWS)):
+        _low, high = game.seat_range(msgspec.to_builtins(game.default_config()))
+        for i in range(game.max_seats):
             if i == 0:
                 value = "me"
             elif i == 1 and network:
@@ -202,9 +205,11 @@ class NewGameScreen(SpeedwayScreen):
                 value = bots[(i - 1) % len(bots)] if bots else ("open" if network else "hot")
             else:
                 value = NO_SEAT
-            rows.append(
-                Choice(choices, value=value, id=f"seat-{i}", label=f"Seat {i + 1}", classes="field")
+            row = Choice(
+                choices, value=value, id=f"seat-{i}", label=f"Seat {i + 1}", classes="field"
             )
+            row.display = i < high
+            rows.append(row)
         return rows
 
     def read_options(self, game: Game) -> dict[str, Any]:
@@ -234,7 +239,9 @@ class NewGameScreen(SpeedwayScreen):
             return
         game = registry.get(self.game_id)
         words = [
-            str(s.value) for s in self.query("#seats Choice").results(Choice) if s.value != NO_SEAT
+            str(s.value)
+            for s in self.query("#seats Choice").results(Choice)
+            if s.value != NO_SEAT and s.display
         ]
         try:
             options = self.read_options(game)

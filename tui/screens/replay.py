@@ -1,10 +1,13 @@
 """The replay viewer: a game's board read-only, driven by a replay file, with a timeline.
 
-Owns stepping (one step or one turn back and forth), jumping (start, end, turn N), play/pause at
-the chosen speed, the perspective switch (everyone or one seat's view), the verification line,
-and branching: a new local table that starts from exactly the state on screen (its past events
-as setup, a fresh seed, seats as the player chooses; the spec records what it branched from).
-Seeking uses the file's snapshots (`Replay.state_at`).
+Owns stepping (one step or one turn back and forth), jumping (start, end, turn N, the next race
+or the next flag/happening), play/pause at the chosen speed, the perspective switch (everyone or
+one seat's view), the verification line, what a game shows between races (Go 500's Cup
+standings, `tui.games.interlude_for`), and branching: a new local table that starts from exactly
+the state on screen (its past events as setup, a fresh seed, seats as the player chooses; the
+spec records the source's replay id and step). Seeking uses the file's snapshots
+(`Replay.state_at`). A "turn" is the game's own (``game.turn_started``), and races and
+happenings are the game's declared landmarks (``game.landmark``); nothing here knows a game.
 
 Must not: write the file or change any state; a branch goes through the hub like any table.
 """
@@ -46,7 +49,22 @@ class Timeline(Static):
     """
 
 
+def turn_refusal(text: str, turns: int) -> str | None:
+    """Why ``text`` is not a turn of this game (None if it is one)."""
+    if turns == 0:
+        return "This game has no turns to jump to."
+    try:
+        n = int(text.strip())
+    except ValueError:
+        return f"Type a turn number from 1 to {turns}."
+    if not 1 <= n <= turns:
+        return f"There is no turn {n}: this game has turns 1 to {turns}."
+    return None
+
+
 class AskTurn(ModalScreen[int | None]):
+    """Ask for a turn number; an out-of-range one is refused with a sentence (stays open)."""
+
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, turns: int) -> None:
@@ -57,12 +75,14 @@ class AskTurn(ModalScreen[int | None]):
         with Vertical(id="invite-box"):
             yield Static(f"Jump to turn (1 to {self.turns}):")
             yield Input(type="integer", id="turn-number")
+            yield Static("", id="turn-error", classes="error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        try:
-            self.dismiss(int(event.value))
-        except ValueError:
-            self.dismiss(None)
+        refusal = turn_refusal(event.value, self.turns)
+        if refusal is not None:
+            self.query_one("#turn-error", Static).update(refusal)
+            return
+        self.dismiss(int(event.value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -123,31 +143,41 @@ class BranchDialog(ModalScreen[list[str] | None]):
 
 
 class ReplayScreen(AnalysisViewer, SpeedwayScreen):
+    AUTO_FOCUS = None  # nothing to type into: the footer lists this screen's keys, in order
+    # The footer shows these in order and cuts at the right edge: what must stay visible at 80
+    # columns (back, branch, chart) comes first; pairs share one footer entry. All are priority
+    # bindings: a board's focused list (Cthulhu's hand, Champions' choices) must not take the
+    # arrows or Home/End, and the order of the footer stays the order here.
     BINDINGS: ClassVar = [
-        Binding("right", "step(1)", "Step", key_display="→"),
-        Binding("left", "step(-1)", "Back", key_display="←"),
-        Binding("right_square_bracket", "turn(1)", "Turn", key_display="]"),
-        Binding("left_square_bracket", "turn(-1)", "Turn back", key_display="["),
-        Binding("home", "jump('start')", "Start", show=False),
-        Binding("end", "jump('end')", "End", show=False),
-        Binding("g", "goto", "Go to turn"),
-        Binding("space", "play", "Play/pause"),
-        Binding("v", "perspective", "View"),
-        Binding("b", "branch", "Branch"),
-        Binding("c", "chart", "Chart"),
-        Binding("a", "analysis", "Analysis"),
-        Binding("n", "next_costly", "Next costly", show=False),
-        Binding("t", "next_turning", "Turning point", show=False),
-        Binding("l", "luck_chart", "Luck chart", show=False),
-        Binding("minus", "speed(1)", "Slower", show=False),
-        Binding("plus,equals_sign", "speed(-1)", "Faster", show=False),
-        Binding("question_mark", "rules", "Rules", show=False),
-        Binding("escape", "back", "Back"),
+        Binding("escape", "back", "Back", priority=True),
+        Binding("b", "branch", "Branch", priority=True),
+        Binding("c", "chart", "Chart", priority=True),
+        Binding("a", "analysis", "Analysis", priority=True),
+        Binding("d", "next_costly", "Costly decision", show=False, priority=True),
+        Binding("t", "next_turning", "Turning point", show=False, priority=True),
+        Binding("l", "luck_chart", "Luck chart", show=False, priority=True),
+        Binding("right", "step(1)", "Step", key_display="←/→", priority=True),
+        Binding("left", "step(-1)", "Step back", show=False, priority=True),
+        Binding("right_square_bracket", "turn(1)", "Turn", key_display="[/]", priority=True),
+        Binding("left_square_bracket", "turn(-1)", "Turn back", show=False, priority=True),
+        Binding("end", "jump('end')", "Ends", key_display="Home/End", priority=True),
+        Binding("home", "jump('start')", "Start", show=False, priority=True),
+        Binding("g", "goto", "Turn N", priority=True),
+        Binding("n", "landmark('race', 1)", "Race", key_display="n/N", priority=True),
+        Binding("N", "landmark('race', -1)", "Race back", show=False, priority=True),
+        Binding("f", "landmark('event', 1)", "Event", key_display="f/F", priority=True),
+        Binding("F", "landmark('event', -1)", "Flag/event back", show=False, priority=True),
+        Binding("space", "play", "Play", priority=True),
+        Binding("v", "perspective", "View", priority=True),
+        Binding("minus", "speed(-1)", "Pace", key_display="-/+", priority=True),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False, priority=True),
+        Binding("question_mark", "rules", "Rules", priority=True),
     ]
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, exit_on_back: bool = False) -> None:
         super().__init__()
         self.path = Path(path)
+        self.exit_on_back = exit_on_back  # opened by `speedway replay FILE`: esc ends the app
         self.replay: Replay | None = None
         self.error: str | None = None
         try:
@@ -161,6 +191,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         self._timer: Timer | None = None
         self._lines: list[list[LogLine]] = []
         self._turn_starts: list[int] = []
+        self._landmarks: dict[str, list[int]] = {"race": [], "event": []}
 
     # ---------------------------------------------------------------- layout
 
@@ -186,7 +217,8 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         names = ", ".join(replay.names)
         self.query_one("#replay-title", Static).update(f"Replay — {game.title} · {names} · {date}")
         self._turn_starts = self.turn_starts()
-        self.k = replay.last_step if replay.finished else 0
+        self._landmarks = self.landmarks()
+        self.k = 0  # the start: the final result is one key (End) away
         self.rebuild_lines()
         self.query_one("#verify-line", Static).update(
             "… checking the file (re-simulating every event)"
@@ -212,19 +244,29 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
     # ---------------------------------------------------------------- reading the file
 
     def turn_starts(self) -> list[int]:
-        """Step numbers where a new turn begins (the acting seat changes)."""
+        """Steps after which one of the game's turns has begun (``game.turn_started``): turn N
+        shows the table as turn N starts. A game that declares no turns: every step is one."""
         assert self.replay is not None
-        starts: list[int] = []
-        previous: int | None = None
+        game = self.replay.game
+        starts = [
+            k
+            for k, step in enumerate(self.replay.steps)
+            if any(game.turn_started(e) for e in step.events)
+        ]
+        return starts or list(range(1, len(self.replay.steps)))
+
+    def landmarks(self) -> dict[str, list[int]]:
+        """Steps holding a race landmark and steps holding a flag or happening (the game's own
+        ``landmark``), for `n` and `f`."""
+        assert self.replay is not None
+        game = self.replay.game
+        out: dict[str, list[int]] = {"race": [], "event": []}
         for k, step in enumerate(self.replay.steps):
-            if k == 0:
-                continue
-            if step.seat != previous or any(
-                type(e).__name__ == "TurnStarted" for e in self.replay.steps[k - 1].events
-            ):
-                starts.append(k)
-            previous = step.seat
-        return starts
+            kinds = {game.landmark(e) for e in step.events}
+            for kind, steps in out.items():
+                if kind in kinds:
+                    steps.append(k)
+        return out
 
     def events_for(self, k: int) -> list[Any]:
         assert self.replay is not None
@@ -291,18 +333,29 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         view = (
             "everyone" if self.perspective is None else f"{replay.names[self.perspective]}'s view"
         )
-        seat = replay.steps[self.k].seat
-        who = replay.names[seat] if seat is not None else "setup"
+        if data.result is not None:
+            who = "race over"
+        elif data.pending:
+            who = f"{replay.names[data.pending[0]]} to play"
+        else:
+            who = "setup"
         state = "▶ playing" if self.playing else "❚❚ paused"
         speed = self.speedway.settings.animation
         last = replay.last_step
         width = max(10, self.size.width - 4)
         filled = round(width * self.k / last) if last else width
         bar = "━" * filled + "●" + "─" * max(0, width - filled)
-        self.query_one(Timeline).update(
-            f"Step {self.k}/{last} · turn {self.turn_index()}/{len(self._turn_starts)} · "
-            f"{who} · view: {view} · {state} ({speed})\n{bar}"
+        line = (
+            f"Turn {self.turn_index()}/{len(self._turn_starts)} · step {self.k}/{last} · "
+            f"{who} · view: {view} · {state}"
         )
+        extras = [f" ({speed})"]
+        if self.k < last and replay.finished:
+            extras.append(" · End: the result")
+        for extra in extras:  # one line: what does not fit is left out, never wrapped
+            if len(line) + len(extra) <= width + 2:
+                line += extra
+        self.query_one(Timeline).update(f"{line}\n{bar}")
         self.analysis_show()
 
     # ---------------------------------------------------------------- keys
@@ -310,8 +363,42 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
     def seek(self, k: int) -> None:
         if self.replay is None:
             return
+        before = self.k
         self.k = max(0, min(self.replay.last_step, k))
         self.show()
+        if self.k > before:
+            self.between_races(before)
+
+    def between_races(self, before: int) -> None:
+        """Moving forward past the end of a race: show what the game shows between races."""
+        from tui.games import interlude_for
+
+        assert self.replay is not None
+        replay = self.replay
+        races = [j for j in self._landmarks["race"] if before < j <= self.k]
+        for j in reversed(races):
+            screen = interlude_for(replay.game.id, replay.names, self.events_for(j))
+            if screen is not None:
+                self.pause()
+                self.app.push_screen(screen)
+                return
+
+    def action_landmark(self, kind: str, delta: int) -> None:
+        """The next (or previous) step with a race landmark / a flag or happening."""
+        self.pause()
+        steps = self._landmarks.get(kind, [])
+        if delta > 0:
+            later = [s for s in steps if s > self.k]
+            target = later[0] if later else None
+        else:
+            earlier = [s for s in steps if s < self.k]
+            target = earlier[-1] if earlier else None
+        if target is None:
+            what = "race start or end" if kind == "race" else "flag or happening"
+            where = "after" if delta > 0 else "before"
+            self.notify(f"No {what} {where} this step.", timeout=3)
+            return
+        self.seek(target)
 
     def action_step(self, delta: int) -> None:
         self.pause()
@@ -334,10 +421,11 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         self.seek(0 if where == "start" else (self.replay.last_step if self.replay else 0))
 
     def goto_turn(self, n: int) -> None:
+        """Show turn ``n`` as it starts (``AskTurn`` refuses turns the game does not have)."""
         starts = self._turn_starts
-        if not starts:
+        if not 1 <= n <= len(starts):
+            self.notify(turn_refusal(str(n), len(starts)) or "", severity="error")
             return
-        n = max(1, min(len(starts), n))
         self.seek(starts[n - 1])
 
     def action_goto(self) -> None:
@@ -442,7 +530,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
             seats=specs,
             options=msgspec.to_builtins(replay.config),
             branched_from={
-                "source": str(self.path),
+                "source": self.path.stem,  # the replay id (as `ssh HOST replay ID` serves it)
                 "step": step,
                 "events": replay.events_upto(step),
             },
@@ -454,4 +542,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
 
     def action_back(self) -> None:
         self.pause()
+        if self.exit_on_back:
+            self.app.exit()
+            return
         self.app.pop_screen()

@@ -19,6 +19,15 @@ from tui.screens.base import SpeedwayScreen
 from tui.widgets.keys import KeyFooter
 
 TITLES = {"go500": "Go 500", "cthulhu500": "Cthulhu 500", "champions": "NASCAR Champions"}
+_PARSED: dict[str, Markdown] = {}
+
+
+def parsed_page(game_id: str) -> Markdown:
+    """A game's rules page, parsed once per process (every session opening it shares it)."""
+    page = _PARSED.get(game_id)
+    if page is None:
+        page = _PARSED[game_id] = Markdown(rules_text(game_id))
+    return page
 
 
 class RulesScreen(SpeedwayScreen):
@@ -33,7 +42,11 @@ class RulesScreen(SpeedwayScreen):
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id if game_id in RULES_PAGES else "go500"
-        self.pages = {g: rules_text(g) for g in RULES_PAGES}
+
+    @property
+    def pages(self) -> dict[str, str]:
+        """Each game's rules page as Markdown source."""
+        return {g: parsed_page(g).markup for g in RULES_PAGES}
 
     def body(self) -> Iterable[Widget]:
         with TabbedContent(initial=self.game_id, id="rules-tabs"):
@@ -42,7 +55,7 @@ class RulesScreen(SpeedwayScreen):
                     TabPane(TITLES.get(game_id, game_id), id=game_id),
                     VerticalScroll(classes="rules-scroll"),
                 ):
-                    yield Static(Markdown(self.pages[game_id]), classes="rules-page")
+                    yield Static(parsed_page(game_id), classes="rules-page")
         yield KeyFooter()
 
     def on_mount(self) -> None:

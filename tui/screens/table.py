@@ -81,6 +81,34 @@ class ChatPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class LeaveTable(ModalScreen[str | None]):
+    """Leaving a running local game: keep it for later (paused; Home offers Resume) or abandon
+    it (it ends unplayed, no replay). Dismisses with "keep", "abandon" or None (stay)."""
+
+    BINDINGS: ClassVar = [
+        Binding("k", "choose('keep')", "Keep for later"),
+        Binding("a", "choose('abandon')", "Abandon"),
+        Binding("escape", "choose('stay')", "Stay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-box"):
+            yield Static("Leave this game?", id="leave-title")
+            yield Static(
+                "Kept games wait, paused, until you resume them from Home; no bot plays a seat "
+                "of yours meanwhile. An abandoned game ends here and is not saved as a replay."
+            )
+            yield Button("Keep it for later (k)", id="keep", variant="primary")
+            yield Button("Abandon it (a)", id="abandon", variant="error")
+            yield Button("Stay at the table (esc)", id="stay")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_choose(event.button.id or "stay")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(None if what == "stay" else what)
+
+
 class TableScreen(SpeedwayScreen):
     """The shared machinery of every live table screen."""
 
@@ -88,8 +116,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
-        Binding("minus", "speed(1)", "Slower"),
-        Binding("plus,equals_sign", "speed(-1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower"),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
         Binding("t", "chat", "Chat"),
     ]
 
@@ -445,6 +473,28 @@ class TableScreen(SpeedwayScreen):
     # ---------------------------------------------------------------- actions
 
     def action_leave(self) -> None:
+        """Leave; a running local game a player here sits at asks first (`LeaveTable`)."""
+        fold = self.fold
+        running = fold is not None and fold.result() is None and fold.table.status == "running"
+        if self.speedway.network or not running or not self.local_seats():
+            self.app.pop_screen()
+            return
+
+        def chosen(what: str | None) -> None:
+            if what == "keep":
+                self.app.pop_screen()
+            elif what == "abandon":
+                self._abandon()
+
+        self.app.push_screen(LeaveTable(), chosen)
+
+    @work(group="leave")
+    async def _abandon(self) -> None:
+        try:
+            await self.speedway.hub.abandon(self.table_id, self.speedway.identity)
+        except (ValueError, IllegalAction) as err:
+            self.status(str(err), error=True)
+            return
         self.app.pop_screen()
 
     def action_rules(self) -> None:

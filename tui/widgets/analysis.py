@@ -136,7 +136,7 @@ def panel_text(
     if nxt is None:
         lines.append("No costly decisions.")
     else:
-        lines.append(f"n: next costly (step {nxt.step})")
+        lines.append(f"d: next costly decision (step {nxt.step})")
     lines.append("t: next turning point · l: chart")
     return "\n".join(lines)
 

@@ -63,16 +63,23 @@ class LineBox(FastLines, Widget):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._lines: list[Text] = []
+        self._lines: list[Text | list[Segment]] = []
         self._strips: dict[int, Strip] = {}
         self._strip_width = -1
 
     def render(self) -> Text:
         """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
-        return Text("\n").join(self._lines)
+        return Text("\n").join(
+            line if isinstance(line, Text) else Text.assemble(*((s.text, s.style) for s in line))
+            for line in self._lines
+        )
 
-    def show_lines(self, lines: Sequence[Text], fill: Any = None) -> None:
-        """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line."""
+    def show_lines(self, lines: Sequence[Text | list[Segment]], fill: Any = None) -> None:
+        """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line.
+
+        A line is a `Text`, or a list of already rendered `Segment`s (a widget that draws the
+        same pieces again and again, like dice, keeps them rendered).
+        """
         if fill != getattr(self, "_fill", None):
             self._fill = fill
             self._lines = []  # every line repaints in the new colour
@@ -116,8 +123,9 @@ class LineBox(FastLines, Widget):
             if fill is not None:
                 style = style + fill
             if y < len(self._lines):
-                console = self.app.console
-                segments = Segment.apply_style(self._lines[y].render(console), style)
+                line = self._lines[y]
+                pieces = line.render(self.app.console) if isinstance(line, Text) else line
+                segments = Segment.apply_style(pieces, style)
                 strip = Strip(list(segments)).crop_extend(0, width, style)
             else:
                 strip = Strip.blank(width, style)

@@ -180,7 +180,7 @@ def prompt_words(data: BoardData) -> str:
         "d_choose_vehicle": "Choose your vehicle",
         "d_setup_discard": "Discard for the pack order (1-9, Enter)",
         "d_actions": "Your actions",
-        "d_discard": "Discard down to your hand limit (1-9, Enter)",
+        "d_discard": "Discard any cards you like, then draw (1-9, Enter)",  # C-HAND-LIMIT
         "d_draw_count": "How many cards to draw?",
         "d_sponsor": "The Sponsor wants a card",
         "d_reroll": "Re-roll or keep?",

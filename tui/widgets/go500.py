@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -328,31 +329,44 @@ class DiceTray(LineBox):
             caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
         return row, shelf, extra, caption
 
-    def tray_lines(self) -> list[Text]:
+    def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
+        """A die's four lines, rendered once per look (the tray redraws the same dice often)."""
+        if config is not getattr(self, "_die_config", None):
+            self._die_config = config
+            self._die_cache: dict[tuple[DieView, bool], list[list[Segment]]] = {}
+        key = (view, self._colour_blind)
+        drawn = self._die_cache.get(key)
+        if drawn is None:
+            console = self.app.console
+            parts = draw_die(view, config, self._colour_blind)
+            drawn = self._die_cache[key] = [list(part.render(console)) for part in parts]
+        return drawn
+
+    def tray_lines(self) -> list[Text | list[Segment]]:
         row, shelf, extra, caption = self.views()
         config = self._data.config if self._data else None
-        cb = self._colour_blind
-        row_lines = [Text() for _ in range(4)]
-        shelf_lines = [Text() for _ in range(4)]
+        gap = Segment("  ")
+        row_lines: list[list[Segment]] = [[] for _ in range(4)]
+        shelf_lines: list[list[Segment]] = [[] for _ in range(4)]
         for view in row:
-            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
+            for line, part in zip(row_lines, self._die(view, config), strict=True):
+                line.extend(part)
         for view in shelf:
-            for line, part in zip(shelf_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
+            for line, part in zip(shelf_lines, self._die(view, config), strict=True):
+                line.extend(part)
         for line in row_lines:
-            line.append("  ")
+            line.append(gap)
         for view in extra:
-            for line, part in zip(row_lines, draw_die(view, config, cb), strict=True):
-                line.append_text(part)
-        info = self.info_lines()
-        for line, text in zip(shelf_lines, info, strict=False):
-            line.append("  ")
-            line.append_text(text)
+            for line, part in zip(row_lines, self._die(view, config), strict=True):
+                line.extend(part)
+        console = self.app.console
+        for line, text in zip(shelf_lines, self.info_lines(), strict=False):
+            line.append(gap)
+            line.extend(text.render(console))
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
             out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
-        return [out, *row_lines, *shelf_lines]
+        return [out, *row_lines, *shelf_lines]  # type: ignore[list-item]
 
     def info_lines(self) -> list[Text]:
         data = self._data
@@ -473,7 +487,7 @@ class Scoreboard(LineBox):
 
     @staticmethod
     def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1)
+        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
         if mode == "time_trial":
             hours = getattr(getattr(state, "config", None), "hours", 6)
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"

@@ -39,7 +39,7 @@ class KeyFooter(LineBox):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._spots: list[tuple[int, int, str]] = []  # (x from, x to, key) for clicks
+        self._spots: list[tuple[int, int, str, str]] = []  # (x from, x to, key, description)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
@@ -59,7 +59,7 @@ class KeyFooter(LineBox):
         dim = Style(dim=True)
         seen: set[str] = set()
         line = Text(no_wrap=True, overflow="crop")
-        spots: list[tuple[int, int, str]] = []
+        spots: list[tuple[int, int, str, str]] = []
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
@@ -68,12 +68,18 @@ class KeyFooter(LineBox):
             key = self.app.get_key_display(binding)
             line.append(f" {key} ", style=key_style + dim if not enabled else key_style)
             line.append(f"{binding.description} ", style=text_style + dim if not enabled else text_style)
-            spots.append((start, line.cell_len, binding.key))
+            spots.append((start, line.cell_len, binding.key, binding.description))
         self._spots = spots
         self.show_lines([line])
 
+    @property
+    def shown(self) -> dict[str, tuple[int, int]]:
+        """Each key's description and the columns it takes (those past the width are cut off)."""
+        width = self.size.width - self.gutter.width
+        return {d: (a, min(b, width)) for a, b, _k, d in self._spots if a < width}
+
     def on_click(self, event: events.Click) -> None:
-        for start, end, key in self._spots:
+        for start, end, key, _description in self._spots:
             if start <= event.x < end:
                 self.app.simulate_key(key.split(",")[0])
                 return
