@@ -2,7 +2,7 @@
 
 Targets (issue 16): a 4-player Go 500 replay in at most 2 s; a NASCAR Champions and a
 Cthulhu 500 replay with the default rollout count in at most 30 s. Each figure is one dict
-``{"bench", "name", "value", "unit", "target", "ok", ...}``; the value is the slowest of the
+``{"bench", "value", "unit", "target", "ok", ...}``; the value is the slowest of the
 replays tried. Go 500 figures are cold: the solver's caches are emptied before each replay,
 as in a fresh ``speedway replay FILE --analyse``.
 """
@@ -65,7 +65,6 @@ def run() -> Iterator[dict[str, Any]]:
             name = f"analysis.{game_id}.{len(bots)}p_replay_s"
             yield {
                 "bench": name,
-                "name": name,
                 "value": round(worst, 3),
                 "unit": "s (CPU)",
                 "target": target,
