@@ -14,10 +14,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from bench import QUICK
 from core import registry
 from core.game import Seat, Table
 
-GAMES = 1000
+GAMES = 200 if QUICK else 1000
 
 
 def _win_rate(players: int, games: int, bot: str = "promoter", rival: str = "random") -> float:

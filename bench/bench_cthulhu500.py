@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from bench import QUICK
 from core import registry
 from core.game import Seat, Table
 
@@ -25,7 +26,7 @@ def _play(seed: int, bots: list[str]) -> Table:
 
 
 def run() -> Iterator[dict[str, Any]]:
-    games = int(os.environ.get("CTHULHU_BENCH_GAMES", "1000"))
+    games = int(os.environ.get("CTHULHU_BENCH_GAMES", "200" if QUICK else "1000"))
     speed_games = min(games, 200)
     events = 0
     start = time.perf_counter()

@@ -22,11 +22,12 @@ from collections.abc import Iterator, Sequence
 from math import sqrt
 from typing import Any
 
+from bench import QUICK
 from core import registry
 from core.game import Seat, Table
 
-RACES = int(os.environ.get("GO500_BENCH_RACES", "2000"))
-BLOCKS = int(os.environ.get("GO500_BENCH_BLOCKS", "5"))
+RACES = int(os.environ.get("GO500_BENCH_RACES", "300" if QUICK else "2000"))
+BLOCKS = int(os.environ.get("GO500_BENCH_BLOCKS", "2" if QUICK else "5"))
 LINEUPS: dict[str, tuple[str, ...]] = {
     "optimal_vs_3_cautious": ("optimal", "cautious", "cautious", "cautious"),
     "optimal_vs_3_bold": ("optimal", "bold", "bold", "bold"),

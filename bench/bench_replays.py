@@ -14,13 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench import QUICK
 from core import registry
 from core.game import Game, Seat, Table
 from replays.log import LogWriter
 from replays.reader import open_replay
 from replays.verify import verify
 
-GAMES_PER_RUN = 20
+GAMES_PER_RUN = 5 if QUICK else 20
 
 
 def _games() -> list[Game]:

@@ -294,6 +294,7 @@ async def run_load(
     with tempfile.TemporaryDirectory(prefix="speedway-load-") as tmp:
         server = Server(Path(tmp))
         await server.start()
+        print(f"load: server on 127.0.0.1 port {server.port}", file=sys.stderr, flush=True)
         clients: list[Client] = []
         try:
             await asyncio.sleep(0.5)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from textual._compositor import ChopsUpdate, LayoutUpdate
@@ -43,9 +45,10 @@ class Grid:
     def _write(self, x: int, y: int, segments: list[Segment]) -> int:
         for seg in segments:
             for ch in seg.text:
-                if 0 <= x < self.width and 0 <= y < self.height:
-                    self.cells[y][x] = (ch, seg.style)
-                x += 1
+                for k in range(cell_len(ch)):  # a wide character takes two cells
+                    if 0 <= x < self.width and 0 <= y < self.height:
+                        self.cells[y][x] = (ch if k == 0 else "", seg.style)
+                    x += 1
         return x
 
     def apply(self, update: Any, console: Console) -> None:
@@ -69,10 +72,14 @@ def test_bands_group_dirty_regions_by_lines():
     assert got == [Region(0, 0, 80, 2), Region(0, 10, 35, 4)]
 
 
-async def test_partial_updates_keep_the_terminal_equal_to_a_full_render():
+@pytest.mark.parametrize(
+    ("game_id", "bot", "players"),
+    [("cthulhu500", "shrewd", 4), ("go500", "bold", 3), ("champions", "promoter", 3)],
+)
+async def test_partial_updates_keep_the_terminal_equal_to_a_full_render(game_id, bot, players):
     hub = LocalHub(None, persist=False, bot_delay=1e9, lobby_interval=0.0)
-    seats = [SeatSpec(kind="human", name=f"P{i}", identity=ME.id) for i in range(4)]
-    table_id = await hub.create_table(TableSpec(game="cthulhu500", seats=seats, seed=11), ME)
+    seats = [SeatSpec(kind="human", name=f"P{i}", identity=ME.id) for i in range(players)]
+    table_id = await hub.create_table(TableSpec(game=game_id, seats=seats, seed=11), ME)
     app = SpeedwayApp(
         hub, Identity(id="test:v", nickname="v"), start=OpenTable(table_id=table_id),
         animate=False, network=True,
@@ -115,7 +122,7 @@ async def test_partial_updates_keep_the_terminal_equal_to_a_full_render():
             pending = list(table.pending())
             if not pending or table.result() is not None:
                 break
-            action = await hub.hint(table_id, ME, pending[0], "shrewd")
+            action = await hub.hint(table_id, ME, pending[0], bot)
             await hub.submit(table_id, ME, pending[0], action, table.state_id)
             await pilot.pause()
             await asyncio.sleep(0.02)

@@ -165,3 +165,21 @@ async def test_a_linebox_repaints_only_the_rows_whose_text_changed():
         box.show_lines([Text("a"), Text("B"), Text("c")])  # the same again: nothing to paint
         assert dirty == [(Region(0, 1, box.size.width, 1),)]
         assert box.render().plain == "a\nB\nc"
+
+
+async def test_a_long_log_keeps_few_rows_drawn_and_still_scrolls_back_to_its_start():
+    app = Host()
+    async with app.run_test(size=(80, 30)) as pilot:
+        log = app.query_one(RaceLog)
+        log.set_lines(lines(2))
+        await pilot.pause()
+        for i in range(2, 1000):
+            log.add_lines(lines(1, i))
+        await pilot.pause()
+        assert len(log._strips) <= RaceLog.KEPT_ROWS + log.content_size.height
+        assert "line 999" in shown(log)
+        for _ in range(400):
+            log._scroll(-3)
+        await pilot.pause()
+        assert shown(log)[0] == "line 0", "the oldest line is wrapped again on the way back"
+        assert len(log.texts) == 1000

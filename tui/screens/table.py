@@ -22,6 +22,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -130,6 +131,7 @@ class TableScreen(SpeedwayScreen):
         self._covering = False
         self._queue: deque[Update] = deque()
         self._pacer: Timer | None = None
+        self._leaving = False
         self._title = ""
 
     # ---------------------------------------------------------------- layout
@@ -176,8 +178,19 @@ class TableScreen(SpeedwayScreen):
             with contextlib.suppress(Exception):
                 await watch.close()
 
+    @property
+    def leaving(self) -> bool:
+        """The screen is on its way out: updates that still arrive are dropped, not drawn (the
+        hub can deliver one between the player's key and the screen's removal)."""
+        return self._leaving or self._closing or self._pruning or not self.is_attached
+
+    def on_unmount(self) -> None:
+        self._leaving = True
+
     def receive(self, update: Update) -> None:
         """Queue an update; bots' steps are played back at the chosen pace."""
+        if self.leaving:
+            return
         if isinstance(update, Welcome):
             self._queue.clear()
             self.handle_update(update)
@@ -212,6 +225,16 @@ class TableScreen(SpeedwayScreen):
             self._drain()
 
     def handle_update(self, update: Update) -> None:
+        if self.leaving:
+            return
+        try:
+            self._handle_update(update)
+        except NoMatches:
+            if not self.leaving:
+                raise  # a widget truly missing from a live screen is a bug: let it show
+            # Removed while drawing (the session is not ended by a race with the hub).
+
+    def _handle_update(self, update: Update) -> None:
         if isinstance(update, Welcome):
             self.fold = TableFold.from_welcome(update, self.speedway.game(update.table.game))
             self._busy = False
@@ -477,11 +500,13 @@ class TableScreen(SpeedwayScreen):
         fold = self.fold
         running = fold is not None and fold.result() is None and fold.table.status == "running"
         if self.speedway.network or not running or not self.local_seats():
+            self._leaving = True
             self.app.pop_screen()
             return
 
         def chosen(what: str | None) -> None:
             if what == "keep":
+                self._leaving = True
                 self.app.pop_screen()
             elif what == "abandon":
                 self._abandon()

@@ -156,6 +156,7 @@ class RaceLog(FastLines, Widget):
     RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
     """
     MAX_LINES: ClassVar[int] = 2000
+    KEPT_ROWS: ClassVar[int] = 300  # wrapped rows kept drawn; older ones are wrapped again on demand
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -166,6 +167,7 @@ class RaceLog(FastLines, Widget):
         self._begins: list[bool] = []  # does this wrapped line start a log line?
         self._wrapped_for = -1
         self._first = 0  # the wrapped line shown in the top row
+        self._dropped = 0  # wrapped rows dropped from the front of the kept ones
         self._follow = True  # new lines show (False while scrolled back)
 
     @property
@@ -192,12 +194,16 @@ class RaceLog(FastLines, Widget):
             wrapped = self._wrap(line.text, width)
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
-        excess = len(self._strips) - 4 * self.MAX_LINES
-        if excess > 0:
+        excess = len(self._strips) - self.KEPT_ROWS
+        if excess > 0 and self._follow:
+            # Memory per viewer stays bounded over a long race: only the newest rows stay drawn
+            # (the texts are all kept; scrolling back past the kept rows wraps them again).
+            excess = min(excess, self._first)
             del self._strips[:excess]
             del self._begins[:excess]
             before -= excess
-            self._first = max(0, self._first - excess)
+            self._first -= excess
+            self._dropped += excess
         if not self._follow:
             self._subtitle()
             return
@@ -252,6 +258,7 @@ class RaceLog(FastLines, Widget):
         self._wrapped_for = width
         self._wrap_style = style
         self._strips, self._begins = [], []
+        self._dropped = 0
         for text in self._texts:
             wrapped = self._wrap(text, width)
             self._strips.extend(wrapped)
@@ -288,6 +295,12 @@ class RaceLog(FastLines, Widget):
     def _scroll(self, lines: int) -> None:
         """Wheel up (negative): look back; wheel down to the newest line: follow again."""
         self._wrap_all()
+        if lines < 0 and self._dropped and self._first + lines < 0:
+            # Back past the kept rows: wrap the whole log again, at the same place.
+            from_end = len(self._strips) - self._first
+            self._wrapped_for = -1
+            self._wrap_all()
+            self._first = max(0, len(self._strips) - from_end)
         bottom = max(0, len(self._strips) - self.content_size.height)
         if lines < 0:
             first = max(0, min(self._first, bottom) + lines)

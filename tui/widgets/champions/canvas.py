@@ -37,20 +37,22 @@ class Canvas:
 
     def strips(self) -> list[Strip]:
         """One `Strip` per line (runs of one style joined into one segment)."""
-        out: list[Strip] = []
-        for row in self.cells:
-            segments: list[Segment] = []
-            run, run_style = "", None
-            for ch, style in row:
-                if style != run_style and run:
-                    segments.append(Segment(run, run_style))
-                    run = ""
-                run_style = style
-                run += ch
-            if run:
+        return [self.row_strip(y) for y in range(len(self.cells))]
+
+    def row_strip(self, y: int) -> Strip:
+        """Line ``y`` as a `Strip` (runs of one style joined into one segment)."""
+        row = self.cells[y]
+        segments: list[Segment] = []
+        run, run_style = "", None
+        for ch, style in row:
+            if style is not run_style and style != run_style and run:
                 segments.append(Segment(run, run_style))
-            out.append(Strip(segments, len(row)))
-        return out
+                run = ""
+            run_style = style
+            run += ch
+        if run:
+            segments.append(Segment(run, run_style))
+        return Strip(segments, len(row))
 
     def text(self) -> Text:
         out = Text()

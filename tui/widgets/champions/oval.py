@@ -56,9 +56,11 @@ class OvalTrack(FastLines, Widget):
         super().__init__(id=id)
         self._data: BoardData | None = None
         self._cache: tuple[tuple[int, int], list[Strip]] | None = None
+        self._rows: list[list[tuple[str, Style | None]]] = []
 
     def show(self, data: BoardData) -> None:
-        """Draw ``data``; only the lines that differ from the shown ones are repainted."""
+        """Draw ``data``; only the lines that differ from the shown ones are repainted (rows of
+        the canvas are compared cell by cell; only a changed row becomes a new strip)."""
         self._data = data
         old = self._cache
         if old is None or not self.is_mounted or self.size.width <= 0:
@@ -66,16 +68,20 @@ class OvalTrack(FastLines, Widget):
             self.refresh()
             return
         key = (self.size.width, self.size.height)
-        strips = self.canvas().strips()
-        self._cache = (key, strips)
-        if old[0] != key or len(old[1]) != len(strips):
+        canvas = self.canvas()
+        old_rows = self._rows
+        self._rows = canvas.cells
+        if old[0] != key or len(old_rows) != len(canvas.cells):
+            self._cache = (key, canvas.strips())
             self.refresh()
             return
-        changed = [
-            Region(0, y, key[0], 1)
-            for y, (a, b) in enumerate(zip(old[1], strips, strict=True))
-            if list(a) != list(b)
-        ]
+        strips = list(old[1])
+        changed = []
+        for y, (was, now) in enumerate(zip(old_rows, canvas.cells, strict=True)):
+            if was != now:
+                strips[y] = canvas.row_strip(y)
+                changed.append(Region(0, y, key[0], 1))
+        self._cache = (key, strips)
         if changed:
             self.refresh(*changed)
 
@@ -100,7 +106,9 @@ class OvalTrack(FastLines, Widget):
     def render_line(self, y: int) -> Strip:
         key = (self.size.width, self.size.height)
         if self._cache is None or self._cache[0] != key:
-            self._cache = (key, self.canvas().strips())
+            canvas = self.canvas()
+            self._rows = canvas.cells
+            self._cache = (key, canvas.strips())
         lines = self._cache[1]
         return lines[y] if 0 <= y < len(lines) else Strip.blank(self.size.width)
 
