@@ -4,7 +4,7 @@ Targets (issue 16): a 4-player Go 500 replay in at most 2 s; a NASCAR Champions 
 Cthulhu 500 replay with the default rollout count in at most 30 s. Each figure is one dict
 ``{"bench", "value", "unit", "target", "ok", ...}``; the value is the slowest of the
 replays tried. Go 500 figures are cold: the solver's caches are emptied before each replay,
-as in a fresh ``speedway replay FILE --analyse``.
+as in a fresh ``speedway replay FILE --analyse``. ``QUICK``: three Go 500 replays, not ten.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import QUICK
 from core import registry
 from core.analysis import Settings
 from core.game import Seat, Table
@@ -23,7 +24,7 @@ from replays.reader import open_replay
 from replays.store import save_finished_table
 
 CASES: tuple[tuple[str, tuple[str, ...], tuple[int, ...], float], ...] = (
-    ("go500", ("optimal", "cautious", "bold", "random"), tuple(range(1, 11)), 2.0),
+    ("go500", ("optimal", "cautious", "bold", "random"), tuple(range(1, 4 if QUICK else 11)), 2.0),
     ("champions", ("promoter", "random", "promoter"), (1,), 30.0),
     ("cthulhu500", ("shrewd", "random", "shrewd", "random"), (1,), 30.0),
 )
