@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test serve bench lint venv clean
+.PHONY: run test serve bench lint venv clean fuzz
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,18 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest -n 2 -q $(PYTEST_ARGS)
+
+# Long fuzzing, kept out of `make test`: the hypothesis properties with many more examples, then
+# every atheris target for FUZZ_SECONDS each (seeded from tests/fuzz/corpus/). If atheris cannot
+# be installed here, the hypothesis runs still happen and the atheris step says why it is skipped.
+FUZZ_SECONDS ?= 60
+FUZZ_EXAMPLES ?= 5000
+fuzz: $(STAMP)
+	SPEEDWAY_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) SPEEDWAY_MACHINE_EXAMPLES=300 $(BIN)/python -m pytest -q -s -p no:xdist \
+		tests/test_decoders_fuzz.py tests/net/test_log_machine.py tests/replays/test_crash_safety.py
+	@if $(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[fuzz]'; then \
+		$(BIN)/python -m tests.fuzz.targets --all $(FUZZ_SECONDS); \
+	else echo "atheris could not be installed here: only the hypothesis long runs above were made"; fi
 
 bench: $(STAMP)
 	SPEEDWAY_BENCH_QUICK=$(QUICK) $(BIN)/python -m bench $(BENCH)

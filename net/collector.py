@@ -8,14 +8,17 @@ as long as it does, so after a session's screens are built its objects are *froz
 the collector never walks them again and its pauses stay those of the short-lived garbage.
 
 Sessions keep building long-lived objects as they play (kept screen lines, the fold of every
-step), so `tick` (every few seconds) collects the young generations and freezes what survived:
-the generation-2 heap the collector walks stays small however long the sessions last.
+step), so `tick` (every ``period`` seconds, 1 by default) runs a collection — which walks only what is not frozen,
+the few seconds' worth of new objects — and freezes what survived: the heap the collector walks
+stays small however long the sessions last, and nothing that was garbage at that moment is
+frozen. What dies *later* in a cycle (a closed screen, a toast) stays frozen until a compaction.
 
 Frozen objects are never collected, so the cycles a finished session leaves behind are kept
 until the next *compaction* (`gc.unfreeze`, one full collection, `gc.freeze` again), which runs
-when enough frozen sessions have ended and the server is quiet (few sessions), at the latest
-after ``max_ended`` ended sessions, and once every ``compact_every`` seconds — one long pause
-then instead of one every few seconds. Reference counting still frees everything without cycles
+when enough frozen sessions have ended and the server is quiet (few sessions), when the frozen
+heap has grown to ``grow_factor`` times its size after the last compaction (a bound on what can
+be kept), and at the latest after ``max_ended`` ended sessions — one long pause then instead of
+one every few seconds. Reference counting still frees everything without cycles
 at once, frozen or not.
 
 Must not: run a full collection while many sessions play, unless the leak bound forces it.
@@ -42,15 +45,19 @@ class Collector:
         quiet_sessions: int = 10,
         compact_after: int = 20,
         max_ended: int = 200,
-        compact_every: float = 3600.0,
+        grow_factor: float = 3.0,
+        min_frozen: int = 2_000_000,
         clock: Any = time.monotonic,
+        period: float = 1.0,
     ) -> None:
+        self.period = period
         self.quiet_sessions = quiet_sessions
         self.compact_after = compact_after
         self.max_ended = max_ended
-        self.compact_every = compact_every
+        self.grow_factor = grow_factor
+        self.min_frozen = min_frozen
         self.clock = clock
-        self.last_compaction = clock()
+        self.frozen_after_compaction = gc.get_freeze_count()
         self.ended_frozen = 0  # sessions that ended since the last compaction
         self.compactions = 0
         self.enabled = True
@@ -66,10 +73,11 @@ class Collector:
         """Every few seconds: freeze what survived the young collections; compact when due."""
         if not self.enabled:
             return
-        if self.clock() - self.last_compaction >= self.compact_every:
+        limit = max(self.min_frozen, self.grow_factor * self.frozen_after_compaction)
+        if gc.get_freeze_count() > limit:
             self.compact(live_sessions)
             return
-        gc.collect(1)
+        gc.collect()  # walks only the unfrozen objects: the few seconds since the last tick
         gc.freeze()
 
     def session_ended(self, live_sessions: int) -> None:
@@ -96,4 +104,4 @@ class Collector:
             (time.perf_counter() - start) * 1000,
         )
         self.ended_frozen = 0
-        self.last_compaction = self.clock()
+        self.frozen_after_compaction = gc.get_freeze_count()

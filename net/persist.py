@@ -105,6 +105,9 @@ class TableStore:
         self.replays = Path(data_dir) / "replays"
         self._writers: dict[str, LogWriter] = {}
         self._waiting: set[str] = set()  # tables with an ``ID.wait`` record
+        from net.replay_access import ReplayAccess  # (it writes with our `write_private`)
+
+        self.access = ReplayAccess(Path(data_dir))
 
     def exists(self, table_id: str) -> bool:
         return any((self.root / f"{table_id}.{ext}").exists() for ext in ("log", "wait"))
@@ -177,6 +180,7 @@ class TableStore:
                 room.table,
                 fsync=True,
                 branched_from=room.spec.branched_from,
+                seats=self._public_seats(room.table.seats),
             )
         except LogBroken as err:
             raise OSError(str(err)) from None
@@ -242,7 +246,7 @@ class TableStore:
             return None
         try:
             writer.finish(result, room.table.seed)
-            path = publish_log(writer.path, self.replays, game=room.game)
+            path = self._publish(writer.path, room.game, self._meta(room))
         except (LogBroken, ReplayError, OSError) as err:
             log.error("table %s: the finished replay could not be saved: %s", room.id, err)
             return None
@@ -251,6 +255,22 @@ class TableStore:
                 (self.root / f"{room.id}.{ext}").unlink()
         fsync_dir(self.root)
         return path.stem
+
+    def _public_seats(self, seats: list[Seat]) -> list[Seat]:
+        from net.replay_access import public_seats
+
+        return public_seats(self.access.secret, seats)
+
+    def _publish(self, log_path: Path, game: Game, meta: Meta) -> Path:
+        """Publish a finished log; a private table's replay is restricted before it appears
+        (to its players, its creator and everyone who had the invite code)."""
+
+        def restrict(replay_id: str) -> None:
+            if meta.spec.private:
+                who = [*meta.holders, *meta.invited, meta.creator]
+                self.access.restrict(replay_id, [w for w in who if w])
+
+        return publish_log(log_path, self.replays, game=game, before=restrict)
 
     def close_all(self) -> None:
         for writer in self._writers.values():
@@ -317,7 +337,7 @@ class TableStore:
         if writer.finished:
             # Finished but not yet published (a crash in between): publish it now.
             try:
-                publish_log(writer.path, self.replays, game=game)
+                self._publish(writer.path, game, meta)
             except (ReplayError, OSError) as err:
                 log.error("table %s: the finished replay could not be saved: %s", table_id, err)
             return None

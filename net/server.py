@@ -4,14 +4,21 @@ Owns the SSH side of the hub (DESIGN.md "Table, hub, server"; STYLE.md #13-16): 
 (generated once into ``DATA/keys/``, 0600, never silently replaced), identity (the client key's
 SHA-256 fingerprint, bound after auth, plus a nickname chosen on the first visit), guests
 (``--allow-guests``: keyboard-interactive without a password, no seat reservation), the
-non-interactive commands ``replays`` and ``replay ID``, and the chain of guards around each
+non-interactive commands ``replays`` and ``replay ID`` (a private table's replay only for its
+players and invitees, `net.replay_access`), and the chain of guards around each
 session, sshd-style:
 
-* pre-auth: a cap on concurrent unauthenticated connections, a per-source connection rate
-  limit, a login grace time, an auth-attempt cap; a neutral version string; no agent, X11,
-  TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line editor off);
+* pre-auth (`net.guards.Admission`): sshd's MaxStartups start:rate:full random early drop,
+  a per-source cap on unauthenticated connections, per-source penalties for failed,
+  abandoned and grace-exceeding logins, a per-source connection rate; a refused client reads
+  why and when to retry (the disconnect reason, one line); a login grace time, an
+  auth-attempt cap; KEX, MAC and cipher lists that ssh-audit passes; a neutral version string;
+  no agent, X11, TCP/UNIX forwarding, SFTP, SCP, subsystems or shell commands (asyncssh's line
+  editor off);
+* authenticated connections without a session (`ssh -N`): capped and timed out;
 * per session: a PTY is required for play; terminal size clamped (0x0 handled); keepalive;
-  idle timeout; an input rate limit; a bounded output buffer (a client that stops reading is
+  idle timeout; input limited in bytes and in key events (a flood is slowed by pausing
+  reads, then dropped with a sentence); wrong invite codes throttled; a bounded output buffer (a client that stops reading is
   dropped and keeps its seat); at most ``max_sessions`` apps (a friendly "full" line beyond),
   at most 4 app start-ups at once; an exception barrier that ends only that session;
 * one structured log line per connect, auth failure and disconnect;
@@ -25,6 +32,7 @@ Must not: import tui, do rules, or write table files itself (that is `net.local_
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import contextvars
 import functools
@@ -32,13 +40,13 @@ import gc
 import io
 import logging
 import os
-import re
 import secrets
 import signal
 import stat
 import sys
 import time
-from collections import OrderedDict, deque
+import unicodedata
+from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -47,10 +55,12 @@ import asyncssh
 import msgspec
 
 from net.collector import Collector
+from net.guards import Admission, Bucket, Refusal, Tries, source_of
 from net.hub import Identity
 from net.local_hub import LocalHub
 from net.players import PlayerBook
-from net.sanitize import clean_for_log, nickname_error
+from net.replay_access import ReplayAccess
+from net.sanitize import NICK_MAX, clean_for_log, nickname_error, normalise_nickname
 from net.ssh_driver import SSHDriver, clamp_size
 
 __all__ = ["AppFactory", "Limits", "SpeedwayServer", "load_or_create_host_key", "serve"]
@@ -61,7 +71,6 @@ AppFactory = Callable[..., Any]
 """``app_factory(hub=, identity=, driver_class=, data_dir=) -> textual.app.App``."""
 
 SERVER_VERSION = "Server"  # neutral: no software name or version on the wire
-_REPLAY_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$")
 _SAFE_ALGS = (
     "aes256-gcm@openssh.com",
     "aes128-gcm@openssh.com",
@@ -69,21 +78,64 @@ _SAFE_ALGS = (
     "aes192-ctr",
     "aes128-ctr",
 )
+# What ssh-audit passes: hybrid post-quantum and curve25519 key exchange, DH groups of at least
+# 4096 bits with SHA-2; encrypt-then-MAC SHA-2 MACs (GCM needs none). No SHA-1, no NIST curves,
+# no group-exchange (a client could ask for a small group), no 64-bit tags. Strict KEX
+# (Terrapin) is always offered by asyncssh >= 2.14.2.
+_KEX_ALGS = (
+    "mlkem768x25519-sha256",
+    "curve25519-sha256",
+    "curve25519-sha256@libssh.org",
+    "diffie-hellman-group18-sha512",
+    "diffie-hellman-group16-sha512",
+)
+_MAC_ALGS = (
+    "hmac-sha2-256-etm@openssh.com",
+    "hmac-sha2-512-etm@openssh.com",
+    "umac-128-etm@openssh.com",
+)
+
+
+def _offered(wanted: tuple[str, ...], available: list[bytes]) -> list[str]:
+    """``wanted`` in order, keeping only what this asyncssh build implements."""
+    have = {a.decode() for a in available}
+    return [a for a in wanted if a in have]
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
-    """Every guard's number in one place (defaults from shared/notes/ssh-textual.md §7)."""
+    """Every guard's number in one place (defaults from shared/notes/ssh-textual.md §7 and
+    sshd's: MaxStartups 10:30:100, PerSourcePenalties, UnusedConnectionTimeout)."""
 
     max_sessions: int = 100
-    max_startups: int = 10  # concurrent unauthenticated connections (sshd MaxStartups)
-    per_source_per_minute: int = 30  # new connections per source address per minute
+    # Pre-auth (sshd MaxStartups start:rate:full): from ``startups_begin`` unauthenticated
+    # connections on, a new one is dropped with ``startups_rate`` % chance, rising linearly
+    # to certain at ``max_startups``.
+    startups_begin: int = 10
+    startups_rate: int = 30
+    max_startups: int = 100
+    per_source_startups: int = 4  # unauthenticated connections per source at once
+    per_source_per_minute: int = 60  # new connections per source address per minute
+    penalty_min: float = 15.0  # PerSourcePenalties: refuse once this much has accrued ...
+    penalty_max: float = 600.0  # ... for at most this long
+    max_refusing: int = 32  # refused connections told why at once (beyond: closed silently)
+    refuse_linger: float = 5.0  # a refused connection is closed after this at the latest
     max_auth_attempts: int = 6
     login_grace: float = 30.0
+    # Authenticated connections without a session (`ssh -N`): at most this many, this long.
+    max_unused: int = 20
+    unused_timeout: float = 60.0
     keepalive_interval: float = 30.0
     keepalive_count: int = 3
     idle_timeout: float = 30 * 60.0
     input_burst: int = 256 * 1024  # bytes a client may send at once (pastes)
     input_rate: int = 16 * 1024  # bytes per second sustained
+    key_burst: int = 200  # key/mouse events a client may send at once
+    key_rate: float = 40.0  # key/mouse events per second sustained (then reading pauses)
+    flood_drop: float = 10.0  # seconds of paused input within a minute before a drop
+    invite_tries: int = 5  # wrong invite codes per identity (guests: per address) ...
+    invite_window: float = 60.0  # ... per this many seconds
+    new_nicknames_per_hour: int = 10  # nicknames bound per source address per hour
+    nickname_expiry: float = 7 * 86400.0  # a key that never sat at a table loses its name
     output_buffer: int = 512 * 1024
     max_app_starts: int = 4
     app_start_timeout: float = 20.0
@@ -176,14 +228,34 @@ class SpeedwayServer:
         self.data_dir = data_dir
         self.limits = limits or Limits()
         self.allow_guests = allow_guests
-        self.players = players if players is not None else PlayerBook(data_dir)
-        self.unauthenticated = 0
+        self.access = ReplayAccess(data_dir)
+        self.players = (
+            players
+            if players is not None
+            else PlayerBook(data_dir, expiry=self.limits.nickname_expiry)
+        )
         self.sessions: set[_Session] = set()
         self.app_sessions = 0
-        self._sources: OrderedDict[str, deque[float]] = OrderedDict()
+        lim = self.limits
+        self.admission = Admission(
+            startups_begin=lim.startups_begin,
+            startups_rate=lim.startups_rate,
+            max_startups=lim.max_startups,
+            per_source_startups=lim.per_source_startups,
+            per_source_per_minute=lim.per_source_per_minute,
+            penalty_min=lim.penalty_min,
+            penalty_max=lim.penalty_max,
+            clock=time.monotonic,
+        )
+        self.refusing = 0  # refused connections being told why
+        self.unused = 0  # authenticated connections without a session
+        self.invite_tries = Tries(lim.invite_tries, lim.invite_window, clock=time.monotonic)
+        self.told = Tries(1, 10.0, clock=time.monotonic)  # a source hears "refused" once a 10 s
+        self.new_nicknames = Tries(lim.new_nicknames_per_hour, 3600.0, clock=time.monotonic)
         self._startups: asyncio.Semaphore | None = None
         self._listener: Any = None
         self._watchdog: asyncio.Task[None] | None = None
+        self._gc_ticks: asyncio.Task[None] | None = None
         self.closing = False
         self.port = 0
 
@@ -205,6 +277,8 @@ class SpeedwayServer:
             keepalive_interval=lim.keepalive_interval,
             keepalive_count_max=lim.keepalive_count,
             encryption_algs=list(_SAFE_ALGS),
+            kex_algs=_offered(_KEX_ALGS, asyncssh.kex.get_kex_algs()),
+            mac_algs=_offered(_MAC_ALGS, asyncssh.mac.get_mac_algs()),
             compression_algs=None,
             gss_host=None,
             agent_forwarding=False,
@@ -220,36 +294,34 @@ class SpeedwayServer:
         self._watchdog = asyncio.get_running_loop().create_task(
             self._watch_idle(), context=contextvars.Context()
         )
+        self._gc_ticks = asyncio.get_running_loop().create_task(
+            self._tick_collector(), context=contextvars.Context()
+        )
         return self.port
 
     # ------------------------------------------------------------ pre-auth guards
 
-    def admit(self, addr: str) -> str | None:
-        """Why a new connection from ``addr`` is refused, or None to let it in."""
+    @property
+    def unauthenticated(self) -> int:
+        """Connections admitted that have not finished authentication."""
+        return self.admission.pending
+
+    def admit(self, addr: str) -> Refusal | None:
+        """Why a new connection from ``addr`` is refused, or None to let it in (counted as
+        unauthenticated until `Admission.release`)."""
         if self.closing:
-            return "shutting_down"
-        now = time.monotonic()
-        hits = self._sources.get(addr)
-        if hits is None:
-            hits = self._sources[addr] = deque()
-            while len(self._sources) > 4096:  # bounded memory: forget the oldest source
-                self._sources.popitem(last=False)
-        else:
-            self._sources.move_to_end(addr)
-        while hits and now - hits[0] > 60.0:
-            hits.popleft()
-        if len(hits) >= self.limits.per_source_per_minute:
-            return "rate_limited"
-        hits.append(now)
-        if self.unauthenticated >= self.limits.max_startups:
-            return "too_many_unauthenticated"
-        return None
+            return Refusal("shutting_down", 60)
+        return self.admission.admit(addr)
+
+    async def _tick_collector(self) -> None:
+        while True:
+            await asyncio.sleep(self.collector.period)
+            self.collector.tick(self.app_sessions)
 
     async def _watch_idle(self) -> None:
-        period = max(0.05, min(5.0, self.limits.idle_timeout / 4))
+        period = max(0.05, min(30.0, self.limits.idle_timeout / 4))
         while True:
             await asyncio.sleep(period)
-            self.collector.tick(self.app_sessions)
             now = time.monotonic()
             for session in list(self.sessions):
                 if now - session.last_input > self.limits.idle_timeout:
@@ -267,6 +339,8 @@ class SpeedwayServer:
             self._listener.close()
         if self._watchdog is not None:
             self._watchdog.cancel()
+        if self._gc_ticks is not None:
+            self._gc_ticks.cancel()
         await self.hub.close(message)
         for session in list(self.sessions):
             session.drop("shutdown", f"{message} Your seat is kept; come back later.")
@@ -281,15 +355,22 @@ class SpeedwayServer:
 
 
 class _Connection(asyncssh.SSHServer):
-    """One TCP connection: admission, authentication, identity, one session at most."""
+    """One TCP connection: admission, authentication, identity, one session at most.
+
+    A refused connection is not simply closed: it is told why and when to retry in the
+    disconnect reason (OpenSSH prints it as one line), then closed within
+    ``refuse_linger``; beyond ``max_refusing`` such connections at once, it is closed at once.
+    """
 
     def __init__(self, server: SpeedwayServer) -> None:
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.peer = "?"
+        self.addr = "?"
         self.authed = False
         self.counted = False
-        self.refused: str | None = None
+        self.refused: Refusal | None = None
+        self.refusing = False
         self.attempts = 0
         self.key: asyncssh.SSHKey | None = None
         self.guest = False
@@ -297,34 +378,109 @@ class _Connection(asyncssh.SSHServer):
         self.identity_id = ""
         self.sessions = 0
         self.started = time.monotonic()
+        self._timer: asyncio.TimerHandle | None = None
+        self._unused = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
+        self.addr = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
-        reason = self.server.admit(str(peer[0]))
+        refusal = self.server.admit(self.addr)
         client = clean_for_log(str(conn.get_extra_info("client_version") or ""))
-        if reason is not None:
-            self.refused = reason
-            log.warning("event=refused peer=%s reason=%s", self.peer, reason)
-            asyncio.get_running_loop().call_soon(conn.close)
+        loop = asyncio.get_running_loop()
+        if refusal is not None:
+            self.refused = refusal
+            log.warning(
+                "event=refused peer=%s reason=%s retry=%d",
+                self.peer,
+                refusal.reason,
+                refusal.retry_after,
+            )
+            told = self.server.told
+            key = source_of(self.addr)
+            if self.server.refusing >= self.server.limits.max_refusing or told.wait(key):
+                loop.call_soon(conn.abort)  # told recently (or too many): no handshake at all
+            else:
+                told.hit(key)
+                self.server.refusing += 1
+                self.refusing = True
+                self._timer = loop.call_later(self.server.limits.refuse_linger, conn.abort)
             return
-        self.server.unauthenticated += 1
         self.counted = True
         log.info("event=connect peer=%s client=%s", self.peer, client or "-")
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.counted and not self.authed:
-            self.server.unauthenticated -= 1
+    def _release(self, offence: str | None) -> None:
+        if self.counted:
             self.counted = False
-            if self.refused is None:
-                log.warning(
-                    "event=auth_failure peer=%s user=%s attempts=%d reason=%s",
-                    self.peer,
-                    clean_for_log(self.username) or "-",
-                    self.attempts,
-                    clean_for_log(str(exc)) if exc else "closed",
-                )
+            self.server.admission.release(self.addr, offence)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _set_unused(self, unused: bool) -> None:
+        """Count this connection among those without a session (and time it out)."""
+        if unused == self._unused:
+            return
+        self._unused = unused
+        self._cancel_timer()
+        if not unused:
+            self.server.unused -= 1
+            return
+        self.server.unused += 1
+        lim = self.server.limits
+        if self.server.unused > lim.max_unused:
+            self._disconnect(
+                asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "Speedway: too many connections without a session are open; "
+                "please try again in 60 s.",
+                "unused_cap",
+            )
+            return
+        self._timer = asyncio.get_running_loop().call_later(
+            lim.unused_timeout,
+            self._disconnect,
+            asyncssh.DISC_BY_APPLICATION,
+            f"Speedway: no session was opened within {lim.unused_timeout:g} s; goodbye.",
+            "unused_timeout",
+        )
+
+    def _disconnect(self, code: int, reason: str, word: str) -> None:
+        log.info("event=disconnecting peer=%s reason=%s", self.peer, word)
+        if self.conn is not None:
+            self.conn.disconnect(code, reason)
+
+    def session_ended(self) -> None:
+        self.sessions -= 1
+        if self.sessions <= 0 and self.authed and not self.server.closing:
+            self._set_unused(True)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timer()
+        if self.refusing:
+            self.refusing = False
+            self.server.refusing -= 1
+        if self._unused:
+            self._unused = False
+            self.server.unused -= 1
+        if self.counted and not self.authed:
+            if self.username:
+                offence = "authfail"
+            elif time.monotonic() - self.started >= self.server.limits.login_grace * 0.9:
+                offence = "grace"
+            else:
+                offence = "noauth"
+            self._release(offence)
+            log.warning(
+                "event=auth_failure peer=%s user=%s attempts=%d penalty=%s reason=%s",
+                self.peer,
+                clean_for_log(self.username) or "-",
+                self.attempts,
+                offence,
+                clean_for_log(str(exc)) if exc else "closed",
+            )
         if self.refused is None:
             log.info(
                 "event=disconnect peer=%s identity=%s seconds=%.1f reason=%s",
@@ -335,15 +491,28 @@ class _Connection(asyncssh.SSHServer):
             )
 
     def begin_auth(self, username: str) -> bool:
+        if self.refused is not None and self.conn is not None:
+            # The one line a refused client reads: OpenSSH prints the disconnect reason
+            # ("Received disconnect from HOST port P:12: Speedway: ...; try again in N s.").
+            message = self.refused.message
+            asyncio.get_running_loop().call_soon(
+                self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, message
+            )
+            return True
         self.username = username
         return True
 
     def _count_attempt(self) -> bool:
+        if self.refused is not None:
+            return False
         self.attempts += 1
         if self.attempts > self.server.limits.max_auth_attempts:
-            self.refused = None
             if self.conn is not None:
-                asyncio.get_running_loop().call_soon(self.conn.close)
+                asyncio.get_running_loop().call_soon(
+                    self.conn.disconnect,
+                    asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                    "Speedway: too many authentication attempts.",
+                )
             return False
         return True
 
@@ -367,7 +536,7 @@ class _Connection(asyncssh.SSHServer):
         return False
 
     def kbdint_auth_supported(self) -> bool:
-        return self.server.allow_guests
+        return self.server.allow_guests and self.refused is None
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         if not self.server.allow_guests or not self._count_attempt():
@@ -378,30 +547,39 @@ class _Connection(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.authed = True
-        if self.counted:
-            self.server.unauthenticated -= 1
-            self.counted = False
+        self._release(None)
         if self.key is not None and not self.guest:
             self.identity_id = self.key.get_fingerprint("sha256")
         else:
             self.guest = True
             self.identity_id = "guest:" + secrets.token_hex(6)
         log.info("event=auth peer=%s identity=%s guest=%s", self.peer, self.identity_id, self.guest)
+        self._set_unused(True)
 
     def session_requested(self) -> Any:
         if not self.authed or self.sessions >= 1:
             return False  # one session per connection (sshd MaxSessions 1)
         self.sessions += 1
+        self._set_unused(False)
         return _Session(self)
 
 
 class SessionHub:
     """The hub as one SSH session sees it: every call goes to the shared hub, and the watches
     this session opened are closed when it ends (so its seats turn "away" even if the app
-    never closed them itself)."""
+    never closed them itself). Wrong invite codes are throttled per identity (guests, whose
+    identity is new on every connection: per source address), and sitting at a table marks
+    the key as having played (its nickname then never expires)."""
 
-    def __init__(self, hub: LocalHub) -> None:
+    def __init__(
+        self,
+        hub: LocalHub,
+        server: SpeedwayServer | None = None,
+        throttle_key: str = "",
+    ) -> None:
         self._hub = hub
+        self._server = server
+        self._throttle_key = throttle_key
         self._watches: list[Any] = []
 
     def __getattr__(self, name: str) -> Any:
@@ -413,6 +591,32 @@ class SessionHub:
         self._watches.append(w)
         return w
 
+    def _played(self, who: Identity) -> None:
+        if self._server is not None and not who.guest:
+            self._server.players.played(who.id)
+
+    async def create_table(self, spec: Any, who: Identity) -> str:
+        table_id: str = await self._hub.create_table(spec, who)
+        self._played(who)
+        return table_id
+
+    async def take_seat(self, table_id: str, seat: int, who: Identity) -> None:
+        await self._hub.take_seat(table_id, seat, who)
+        self._played(who)
+
+    async def join_private(self, code: str, who: Identity) -> str:
+        tries = self._server.invite_tries if self._server is not None else None
+        key = self._throttle_key or who.id
+        if tries is not None and (wait := tries.wait(key)):
+            raise ValueError(f"Too many wrong invite codes; try again in {wait} s.")
+        try:
+            table_id: str = await self._hub.join_private(code, who)
+        except ValueError:
+            if tries is not None:
+                tries.hit(key)
+            raise
+        return table_id
+
     async def close_watches(self) -> None:
         for w in self._watches:
             await w.close()
@@ -420,41 +624,50 @@ class SessionHub:
 
 
 class _LinePrompt:
-    """A one-line editor over raw PTY bytes (before any app runs): echo, backspace, Enter."""
+    """A one-line editor over raw PTY bytes (before any app runs): UTF-8 (invalid bytes are
+    dropped), echo, backspace, Enter. Escape sequences and control characters are swallowed;
+    only printable characters reach the line (and the echo), at most ``limit`` of them."""
 
     def __init__(self, write: Callable[[bytes], None], limit: int = 32) -> None:
         self._write = write
         self._limit = limit
         self._buf: list[str] = []
         self._escape = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
         self.done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
 
     def feed(self, data: bytes) -> None:
-        for byte in data:
+        for ch in self._decoder.decode(data):
             if self.done.done():
                 return
+            code = ord(ch)
+            if self._escape and code < 0x20:
+                self._escape = 0  # a control character ends a broken escape (ECMA-48): act on it
             if self._escape == 1:
-                self._escape = 2 if byte in (0x5B, 0x4F) else 0  # CSI / SS3
+                self._escape = 2 if ch in "[O" else 0  # CSI / SS3
                 continue
             if self._escape == 2:
-                if 0x40 <= byte <= 0x7E:
+                if 0x40 <= code <= 0x7E:
                     self._escape = 0
                 continue
-            if byte == 0x1B:
+            if code == 0x1B:
                 self._escape = 1
-            elif byte in (0x0D, 0x0A):
+            elif code in (0x0D, 0x0A):
                 self._write(b"\r\n")
                 self.done.set_result("".join(self._buf))
-            elif byte in (0x03, 0x04):  # Ctrl+C, Ctrl+D
+            elif code in (0x03, 0x04):  # Ctrl+C, Ctrl+D
                 self._write(b"\r\n")
                 self.done.set_result(None)
-            elif byte in (0x7F, 0x08):
+            elif code in (0x7F, 0x08):
                 if self._buf:
-                    self._buf.pop()
-                    self._write(b"\b \b")
-            elif 0x20 < byte < 0x7F and len(self._buf) < self._limit:
-                self._buf.append(chr(byte))
-                self._write(bytes([byte]))
+                    gone = self._buf.pop()
+                    cols = 2 if unicodedata.east_asian_width(gone) in "WF" else 1
+                    self._write(b"\b" * cols + b" " * cols + b"\b" * cols)
+            elif ch.isprintable() and len(self._buf) < self._limit:
+                if unicodedata.category(ch)[0] == "M" and not self._buf:
+                    continue  # a combining mark with nothing to combine with
+                self._buf.append(ch)
+                self._write(ch.encode("utf-8"))
 
     def cancel(self) -> None:
         if not self.done.done():
@@ -481,9 +694,17 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.counted_app = False
         self.drop_reason: str | None = None
         self.drop_message: str | None = None
-        self._tokens = float(self.server.limits.input_burst)
-        self._token_time = time.monotonic()
+        self.eof = False  # the client closed its input: leave quietly
+        self._starting = False  # the app runs but has not drawn its first frame
+        self._exit_pending = False
+        lim = self.server.limits
+        self._bytes = Bucket(rate=lim.input_rate, burst=lim.input_burst, clock=time.monotonic)
+        self._keys = Bucket(rate=lim.key_rate, burst=lim.key_burst, clock=time.monotonic)
         self._dropped_input = 0
+        self._reading_paused = False
+        self._pauses: deque[tuple[float, float]] = deque()  # (when, seconds) in the last minute
+        self.key_events = 0
+        self.keys_discarded = 0  # input bytes dropped unparsed while over the key budget
         self._writable = asyncio.Event()
         self._writable.set()
 
@@ -526,28 +747,64 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         now = time.monotonic()
-        lim = self.server.limits
-        self._tokens = min(
-            lim.input_burst, self._tokens + (now - self._token_time) * lim.input_rate
-        )
-        self._token_time = now
-        if len(data) > self._tokens:
+        if self._bytes.spend(len(data)) > 0:
+            self._bytes.spend(-len(data))  # refused bytes cost nothing
             if self._dropped_input == 0:
                 log.warning("event=input_rate_limited peer=%s", self.conn.peer)
             self._dropped_input += len(data)
             return
-        self._tokens -= len(data)
         self.last_input = now
         if self.prompt is not None:
             self.prompt.feed(data)
         elif self.driver is not None:
+            debt = self._keys.spend(0)
+            if debt > 0:
+                # Still over the key budget (bytes that queued up while reading was paused):
+                # discarded unparsed, so a flood costs the loop almost nothing.
+                self.keys_discarded += len(data)
+                self._slow_down(debt)
+                return
             try:
-                self.driver.feed(data)
+                events = self.driver.feed(data)
             except Exception:
                 log.exception("event=session_error peer=%s where=input", self.conn.peer)
                 self.drop("error", "Something went wrong; please reconnect.")
+                return
+            self.key_events += events
+            pause = self._keys.spend(events)
+            if pause > 0:
+                self._slow_down(pause)
         elif len(self.pending_input) < 16 * 1024:
             self.pending_input += data
+
+    def _slow_down(self, pause: float) -> None:
+        """Input events beyond the budget: stop reading (SSH flow control holds the client's
+        keys back) until the budget is paid; paused too long within a minute: drop."""
+        if self._reading_paused or self.chan is None:
+            return
+        now = time.monotonic()
+        while self._pauses and now - self._pauses[0][0] > 60.0:
+            self._pauses.popleft()
+        if sum(p for _, p in self._pauses) >= self.server.limits.flood_drop:
+            log.warning("event=input_flood peer=%s events=%d", self.conn.peer, self.key_events)
+            self.drop(
+                "flood",
+                "Your terminal sent keys faster than anyone can play, so this session ends; "
+                "your seat is kept.",
+            )
+            return
+        pause = min(pause, 5.0)
+        self._pauses.append((now, pause))
+        if len(self._pauses) == 1:
+            log.info("event=input_slowed peer=%s", self.conn.peer)
+        self._reading_paused = True
+        self.chan.pause_reading()
+        asyncio.get_running_loop().call_later(pause, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._reading_paused = False
+        if self.chan is not None and not self.chan.is_closing() and not self.ended:
+            self.chan.resume_reading()
 
     def terminal_size_changed(self, width: int, height: int, pw: int, ph: int) -> None:
         self.size = clamp_size(width, height)
@@ -558,6 +815,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # `ssh HOST replays </dev/null` sends EOF at once: keep the channel half-open so the
         # output still goes out (returning False would close it under the command).
         if self.command is None:
+            self.eof = True
             self._end_app()
         return True
 
@@ -616,6 +874,11 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.prompt is not None:
             self.prompt.cancel()
         app = self.app
+        if app is not None and self._starting:
+            # Exiting an app before its first frame tears screens down half-built (a query
+            # then fails in a screen's mount); end it as soon as it has drawn once.
+            self._exit_pending = True
+            return
         if app is not None:
             with contextlib.suppress(Exception):
                 app.exit()
@@ -653,7 +916,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             status = 1
         finally:
             self.exit(status)  # closes the channel after its data; the connection stays
-            self.conn.sessions -= 1
+            self.conn.session_ended()
 
     async def _interactive(self) -> int:
         self.server.app_sessions += 1
@@ -663,6 +926,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if identity is None:
                 if self.drop_message:
                     self.line(self.drop_message)
+                elif self.eof:
+                    self.line("Goodbye.")
                 return 0
             return await self._run_app(identity)
         finally:
@@ -694,18 +959,36 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if known is not None:
                 return Identity(id=conn.identity_id, nickname=known)
         self.line("Welcome to Speedway!" + (" (guest)" if conn.guest else ""))
+        source = source_of(conn.addr)
         for _ in range(5):
             answer = await self._ask(
-                "Choose a nickname (letters, digits, '.', '_', '-'; up to 16): "
+                f"Choose a nickname (letters and digits of any script, '.', '_', '-'; "
+                f"up to {NICK_MAX}): "
             )
             if answer is None or self.ended:
                 return None
-            nick = answer.strip()
+            nick, notes = normalise_nickname(answer)
             error = nickname_error(nick)
+            if error is None and notes:
+                # Something was dropped or changed: show it before anything is bound.
+                self.line(f"Your nickname would be {nick} ({'; '.join(notes)}).")
+                sure = await self._ask(f"Use {nick}? (y/n): ")
+                if sure is None or self.ended:
+                    return None
+                if sure.strip().lower() not in ("y", "yes"):
+                    continue
             if error is None and conn.guest and book.is_taken(nick):
                 error = f"The nickname {nick} belongs to a player with a key; choose another."
             if error is None and not conn.guest:
+                wait = self.server.new_nicknames.wait(source)
+                if wait:
+                    self.line(
+                        f"Too many new nicknames came from your address; try again in {wait} s."
+                    )
+                    return None
                 error = book.bind(conn.identity_id, nick)
+                if error is None:
+                    self.server.new_nicknames.hit(source)
             if error is None:
                 log.info("event=nickname identity=%s nickname=%s", conn.identity_id, nick)
                 return Identity(id=conn.identity_id, nickname=nick, guest=conn.guest)
@@ -722,11 +1005,22 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 data, self.pending_input = bytes(self.pending_input), bytearray()
                 asyncio.get_running_loop().call_soon(driver.feed, data)
 
+        def shown() -> None:
+            first_frame.set()
+            self._starting = False
+            if self._exit_pending:  # the client left while the app was starting: end it now
+                self._end_app()
+
         driver_class = functools.partial(
-            SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=first_frame.set
+            SSHDriver, channel=self.chan, on_attach=attach, on_first_frame=shown
         )
-        hub = SessionHub(self.server.hub)
+        conn = self.conn
+        throttle = f"addr:{source_of(conn.addr)}" if conn.guest else conn.identity_id
+        hub = SessionHub(self.server.hub, self.server, throttle)
         async with self.server.startups:  # at most N apps starting at once (pitfall 12)
+            if self.eof:  # input ended before the app began: nothing to start
+                self.line("Goodbye.")
+                return 0
             if self.ended or self.server.closing:
                 return 1
             env = self.chan.get_environment() if self.chan is not None else {}
@@ -747,6 +1041,7 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # Pitfall 11: no Rich traceback on the server's stderr; one log line instead.
             app.error_console = _quiet_console()
             self.app = app
+            self._starting = True
             run = asyncio.get_running_loop().create_task(
                 app.run_async(size=self.size, mouse=True), context=contextvars.Context()
             )
@@ -759,6 +1054,10 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             waiter.cancel()
             if first_frame.is_set():
                 self.server.collector.session_built()
+            if self._starting:  # no first frame within the start timeout (or it ended)
+                self._starting = False
+                if self._exit_pending:
+                    self._end_app()
         try:
             await run
         finally:
@@ -768,6 +1067,15 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.driver.restore_terminal()
             self.app = None
         error = getattr(app, "_exception", None)
+        if error is not None and (self.eof or self.drop_reason is not None):
+            # The client had already left (EOF) or was being dropped: an error from a screen
+            # torn down half-built is part of leaving, not a failure to report to them.
+            log.info(
+                "event=app_error_while_leaving peer=%s error=%s",
+                self.conn.peer,
+                clean_for_log(f"{type(error).__name__}: {error}", 200),
+            )
+            error = None
         if error is not None:
             log.error(
                 "event=app_error peer=%s identity=%s error=%s",
@@ -779,6 +1087,8 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return 1
         if self.drop_message:
             self.line(self.drop_message)
+        elif self.eof:
+            self.line("Goodbye.")
         else:
             self.line("Thanks for playing Speedway.")
         return 0
@@ -788,13 +1098,14 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     async def _exec(self, command: str) -> int:
         words = command.split()
         log.info("event=exec peer=%s command=%s", self.conn.peer, clean_for_log(command))
+        who = self.conn.identity_id
         if words == ["replays"]:
-            for line in _replay_lines(self.server.data_dir):
+            for line in _replay_lines(self.server.access, who):
                 self.line(line)
             return 0
         if len(words) == 2 and words[0] == "replay":
             replay_id = words[1]
-            path = _replay_path(self.server.data_dir, replay_id)
+            path = self.server.access.path(replay_id, who)  # not allowed == not there
             if path is None:
                 self.line(f"speedway: there is no replay called {clean_for_log(replay_id)}.")
                 return 2
@@ -818,24 +1129,9 @@ def _quiet_console() -> Any:
     return Console(file=io.StringIO(), markup=False, highlight=False)
 
 
-def _replays_dir(data_dir: Path | None) -> Path | None:
-    return None if data_dir is None else Path(data_dir) / "replays"
-
-
-def _replay_path(data_dir: Path | None, replay_id: str) -> Path | None:
-    folder = _replays_dir(data_dir)
-    if folder is None or not _REPLAY_ID.match(replay_id):
-        return None
-    path = folder / f"{replay_id.removesuffix('.replay')}.replay"
-    return path if path.is_file() else None
-
-
-def _replay_lines(data_dir: Path | None) -> list[str]:
-    """``ssh HOST replays``: one line per finished game, newest first."""
-    from replays.store import list_replays
-
-    folder = _replays_dir(data_dir)
-    infos = [i for i in list_replays(folder) if i.finished] if folder is not None else []
+def _replay_lines(access: ReplayAccess, identity: str) -> list[str]:
+    """``ssh HOST replays``: one line per finished game ``identity`` may see, newest first."""
+    infos = [i for i in access.visible(identity) if i.finished]
     if not infos:
         return ["No finished games yet."]
     lines = [

@@ -4,7 +4,9 @@ Owns `SSHDriver` and the process-wide fixes that make many apps share one loop
 (shared/notes/ssh-textual.md §3-4): no threads, signals, termios or ``shutil`` terminal size;
 output is batched per loop turn and written as bytes to the channel; input bytes go through an
 incremental UTF-8 decoder (invalid bytes become U+FFFD, never an exception) into Textual's
-``XTermParser``, and a timer calls ``parser.tick()`` so a lone ESC arrives (pitfall 8); the
+``XTermParser``, and a timer calls ``parser.tick()`` so a lone ESC arrives (pitfall 8); a
+repeated key (or mouse move) the app has not caught up with is coalesced, and `feed` says how
+many events the bytes made so the session can charge its key budget (issue 11 item 3); the
 parser's generator is closed on exit so a finished app is not kept alive by the parser's
 ``lru_cache`` (pitfall 4); ``redirect_stdout``/``redirect_stderr`` are disabled because they
 swap the process-global ``sys.stdout`` (pitfall 2). Every exit path restores the client's
@@ -29,12 +31,18 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-__all__ = ["ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
+__all__ = ["COALESCED_KEYS", "ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
 
 # Pitfall 2: Textual wraps each app's life in redirect_stdout/stderr, which replace the
 # *process-wide* sys.stdout; with overlapping sessions it ends up pointing at a dead app.
 textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
 textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[attr-defined,assignment]
+
+COALESCED_KEYS = frozenset(
+    {"up", "down", "left", "right", "pageup", "pagedown", "home", "end"}
+    | {f"{mod}+{k}" for mod in ("shift", "ctrl") for k in ("up", "down", "left", "right")}
+)
+"""Keys a terminal repeats when held; typed characters are never coalesced."""
 
 MAX_COLS = 240
 MAX_ROWS = 80
@@ -110,6 +118,9 @@ class SSHDriver(Driver):
         self._restored = False
         self._on_first_frame = on_first_frame
         self.bytes_out = 0
+        self.coalesced = 0  # input events dropped as repeats of one still queued
+        self.parse_errors = 0  # malformed input the parser choked on (dropped, session goes on)
+        self._last_key: str | None = None
         if on_attach is not None:
             on_attach(self)
 
@@ -141,31 +152,74 @@ class SSHDriver(Driver):
 
     # ---------------------------------------------------------------- input
 
-    def feed(self, data: bytes) -> None:
-        """Bytes from the client: decode (invalid UTF-8 -> U+FFFD), parse, deliver."""
+    def feed(self, data: bytes) -> int:
+        """Bytes from the client: decode (invalid UTF-8 -> U+FFFD), parse, deliver.
+
+        Returns how many input events the bytes made (delivered or coalesced), which the
+        session charges against its key-event budget.
+        """
         parser = self._parser
         if not self._input or parser is None:
-            return
+            return 0
         text = self._decoder.decode(data)
         if not text:
-            return
+            return 0
         try:
-            for message in parser.feed(text):
-                self.process_message(message)
-        except Exception:  # a parser bug must end this session only, via the barrier
-            self.disable_input()
-            raise
+            messages = list(parser.feed(text))
+        except Exception:
+            # Textual's parser raises on some malformed sequences (``ESC [ 2 : B``, found by
+            # atheris) and is dead afterwards: start a fresh one and drop the bad bytes; the
+            # session goes on.
+            self.parse_errors += 1
+            self._new_parser()
+            messages = []
+        for message in messages:
+            self._deliver(message)
+        count = len(messages)
         if self._tick_handle is not None:
             self._tick_handle.cancel()
         self._tick_handle = self._loop.call_later(ESCAPE_DELAY + 0.01, self._tick)
+        return count
+
+    def _deliver(self, message: Message) -> None:
+        """Coalesce repeats the app has not caught up with: a held arrow key (or a mouse
+        moving) while the app still has messages queued sends one event, not a backlog."""
+        repeat = (
+            isinstance(message, events.Key)
+            and message.key in COALESCED_KEYS
+            and message.key == self._last_key
+        ) or (isinstance(message, events.MouseMove) and self._last_key == "<move>")
+        if repeat and self._app._message_queue.qsize() > 0:
+            self.coalesced += 1
+            return
+        if isinstance(message, events.Key):
+            self._last_key = message.key
+        elif isinstance(message, events.MouseMove):
+            self._last_key = "<move>"
+        else:
+            self._last_key = None
+        self.process_message(message)
 
     def _tick(self) -> None:
         self._tick_handle = None
         parser = self._parser
         if parser is None or not self._input:
             return
-        for message in parser.tick():
-            self.process_message(message)
+        try:
+            messages = list(parser.tick())
+        except Exception:
+            self.parse_errors += 1
+            self._new_parser()
+            return
+        for message in messages:
+            self._deliver(message)
+
+    def _new_parser(self) -> None:
+        old, self._parser = self._parser, XTermParser(debug=False)
+        if old is not None:
+            with contextlib.suppress(Exception):
+                old._tokens.clear()
+                old._gen.close()
 
     def resize(self, width: int, height: int) -> None:
         w, h = clamp_size(width, height)

@@ -209,8 +209,13 @@ def encode_start(
     snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
     created: str | None = None,
     branched_from: Mapping[str, Any] | None = None,
+    seats: Sequence[Seat] | None = None,
 ) -> tuple[RecordEncoder, Header, _Snapshots, bytes]:
-    """The bytes of a new log for ``table``: preamble, header and every step (with snapshots)."""
+    """The bytes of a new log for ``table``: preamble, header and every step (with snapshots).
+
+    ``seats``: how the header names the seats, if not as ``table.seats`` (the server writes
+    opaque ids instead of key fingerprints).
+    """
     salt = salt if salt is not None else secrets.token_bytes(SALT_SIZE)
     header = make_header(
         table,
@@ -219,6 +224,10 @@ def encode_start(
         created=created if created is not None else utc_stamp(),
         branched_from=branched_from,
     )
+    if seats is not None:
+        if len(seats) != len(table.seats):
+            raise ValueError(f"The table has {len(table.seats)} seats, not {len(seats)}.")
+        header = msgspec.structs.replace(header, seats=list(seats))
     encoder = RecordEncoder(salt)
     snapshots = _Snapshots(
         table.game, table.game.new_state(table.config, len(table.seats)), -1, snapshot_every
@@ -271,6 +280,7 @@ class LogWriter:
         branched_from: Mapping[str, Any] | None = None,
         created: str | None = None,
         salt: bytes | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> LogWriter:
         """Start a new log at ``path`` (which must not exist) for ``table``.
 
@@ -286,6 +296,7 @@ class LogWriter:
             snapshot_every=snapshot_every,
             created=created,
             branched_from=branched_from,
+            seats=seats,
         )
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

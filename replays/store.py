@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -122,12 +122,19 @@ def save_finished_table(
 
 
 def publish_log(
-    log_path: Path | str, folder: Path, *, verify: bool = True, game: Game | None = None
+    log_path: Path | str,
+    folder: Path,
+    *,
+    verify: bool = True,
+    game: Game | None = None,
+    before: Callable[[str], None] | None = None,
 ) -> Path:
     """Move a finished table log into the replays ``folder`` (atomically) and return its path.
 
     The file is copied byte for byte (keeping the commitment the players saw), synced and
     renamed into place; then the log is removed. ``game`` defaults to the registered one.
+    ``before`` is called with the replay's id (its file name without ``.replay``) before the
+    file appears, so anything that must hold from the first moment (who may see it) does.
     """
     log_path = Path(log_path)
     data = read_file_bytes(log_path)
@@ -139,9 +146,11 @@ def publish_log(
         report = verify_replay(replay)
         if not report.ok:
             raise ReplayError(f"The table log {log_path.name} does not verify: {report.message}")
-    final = _write_atomically(
-        Path(folder), replay_name(replay.header.game, replay.header.created, data), data
-    )
+    name = replay_name(replay.header.game, replay.header.created, data)
+    if before is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        before(name.removesuffix(SUFFIX))
+    final = _write_atomically(Path(folder), name, data)
     log_path.unlink()
     fsync_dir(log_path.parent)
     return final

@@ -23,8 +23,10 @@ from textual.driver import Driver
 from core import registry
 from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
+from replays import ReplayInfo, list_replays
 from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
+from tui.strips import install as install_strip_fixes
 from tui.stylesheet import share
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
 ]
 
 STYLES = Path(__file__).parent / "styles"
+install_strip_fixes()  # strips that die by reference counting (tui.strips)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,6 +142,18 @@ class SpeedwayApp(App[None]):
         if self.data_dir is None:
             return None
         return self.data_dir / "replays"
+
+    def visible_replays(self) -> list[ReplayInfo]:
+        """The replays this user may open: all of the folder locally; over the network only
+        those `net.replay_access` lets this identity see (private tables' to their players)."""
+        folder = self.replays_dir
+        if folder is None or not folder.is_dir():
+            return []
+        if self.network:
+            from net.replay_access import ReplayAccess
+
+            return ReplayAccess(self.data_dir).visible(self.identity.id)
+        return list_replays(folder)
 
     def apply_settings(self, settings: Settings, *, save: bool = True) -> None:
         self.settings = settings

@@ -252,9 +252,18 @@ def serve(
     if bench_hooks:
         from net.server import Limits
 
-        # The load generator connects every client from 127.0.0.1: the per-source connection
-        # rate limit would refuse it; every other guard stays as deployed.
-        limits = Limits(per_source_per_minute=1_000_000)
+        # The load generator connects every client from 127.0.0.1: the per-source guards (the
+        # connection rate, unauthenticated connections per source, penalties, new nicknames per
+        # hour) would refuse it, and it logs in many at once; every other guard stays as deployed.
+        many = 1_000_000
+        limits = Limits(
+            per_source_per_minute=many,
+            per_source_startups=many,
+            startups_begin=many,
+            max_startups=many,
+            penalty_min=1e12,
+            new_nicknames_per_hour=many,
+        )
     run_server(
         host=host,
         port=port,

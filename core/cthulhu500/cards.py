@@ -211,6 +211,8 @@ def load_cards(raw: bytes | None = None) -> dict[int, Card]:
         data = msgspec.json.decode(raw, type=CardFile)
     except msgspec.ValidationError as err:
         raise DeckError(f"The card file is malformed: {err}.") from None
+    except msgspec.DecodeError as err:  # not JSON at all (found by tests/test_decoders_fuzz.py)
+        raise DeckError(f"The card file is not JSON: {err}.") from None
     return _validate(data)
 
 

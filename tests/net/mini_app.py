@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from core.game import IllegalAction
-from net.hub import Notice, SeatSpec, StepUpdate, TableSpec, Welcome
+from net.hub import ChatLine, Notice, SeatSpec, StepUpdate, TableSpec, Welcome
 from tests.fakegame import Dealt, Roll, Stop
 
 
@@ -39,6 +39,7 @@ class MiniApp(App[None]):
         yield Static("LOBBY", id="lobby")
         yield Static("", id="table")
         yield Static("", id="notice")
+        yield Static("", id="chat", markup=False)
 
     async def on_mount(self) -> None:
         self.run_worker(self._lobby(), exclusive=False)
@@ -96,6 +97,8 @@ class MiniApp(App[None]):
                 )
             elif isinstance(item, Notice):
                 self.query_one("#notice", Static).update(f"NOTICE {item.text}")
+            elif isinstance(item, ChatLine):
+                self.query_one("#chat", Static).update(f"CHAT {item.nickname}: {item.text}")
 
     async def action_roll(self) -> None:
         await self._submit(Roll())

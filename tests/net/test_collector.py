@@ -48,16 +48,21 @@ def test_no_compaction_while_busy_until_the_bound_forces_it():
     assert collector.ended_frozen == 0
 
 
-def test_tick_freezes_survivors_and_compacts_once_per_period():
+def test_tick_freezes_survivors_not_garbage_and_compacts_when_the_frozen_heap_grew():
     gc.unfreeze()
-    clock = [0.0]
-    collector = Collector(compact_every=100.0, clock=lambda: clock[0])
+    collector = Collector(grow_factor=1.5, min_frozen=10**9)
+    collector.tick(live_sessions=50)  # everything older is frozen now
     keep = [Cycle() for _ in range(500)]
+    garbage = [Cycle() for _ in range(700)]
+    del garbage  # cycles: only a collection frees them
     before = gc.get_freeze_count()
     collector.tick(live_sessions=50)
-    assert gc.get_freeze_count() >= before + 500
+    frozen = gc.get_freeze_count()
+    assert frozen >= before + 500, "what survives is frozen"
+    assert frozen < before + 1200, "what was garbage is collected first, not frozen"
     assert collector.compactions == 0
-    clock[0] = 150.0
+    collector.min_frozen = 0
+    collector.frozen_after_compaction = frozen // 2  # as if the frozen heap had doubled since
     collector.tick(live_sessions=50)
     assert collector.compactions == 1
     assert keep[0].me is keep[0]

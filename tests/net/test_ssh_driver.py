@@ -98,3 +98,41 @@ async def test_restore_is_written_once_even_if_called_again():
     await asyncio.wait_for(task, T)
     drivers[0].restore_terminal()
     assert chan.out.count(LEAVE_SEQ.encode()) == 1
+
+
+async def test_a_held_arrow_key_coalesces_while_the_app_is_busy_but_typing_never_does():
+    chan = FakeChannel()
+    drivers: list[SSHDriver] = []
+    app = Probe(driver_class=functools.partial(SSHDriver, channel=chan, on_attach=drivers.append))
+    task = asyncio.ensure_future(app.run_async(size=(40, 12)))
+    await until(lambda: b"PROBE 0" in chan.out)
+    (driver,) = drivers
+    held = 500
+    # One burst, as a terminal auto-repeating "down" sends it to a server that is behind.
+    count = driver.feed(b"\x1b[B" * held)
+    assert count == held  # every event is counted against the session's key budget
+    typed = driver.feed(b"aaaa")
+    assert typed == 4
+    await until(lambda: app.keys.count("a") == 4)
+    downs = app.keys.count("down")
+    print(f"held arrow: {held} sent, {downs} delivered, {driver.coalesced} coalesced")
+    assert downs + driver.coalesced == held
+    assert 1 <= downs < held // 10
+    assert app.keys.count("a") == 4  # typed characters are never coalesced
+    driver.feed(b"q")
+    await asyncio.wait_for(task, T)
+
+
+async def test_a_sequence_the_parser_chokes_on_is_dropped_and_the_session_goes_on():
+    chan = FakeChannel()
+    drivers: list[SSHDriver] = []
+    app = Probe(driver_class=functools.partial(SSHDriver, channel=chan, on_attach=drivers.append))
+    task = asyncio.ensure_future(app.run_async(size=(40, 12)))
+    await until(lambda: b"PROBE 0" in chan.out)
+    (driver,) = drivers
+    driver.feed(b"\x1b[2:B")  # Textual's parser raises ValueError on this (found by atheris)
+    assert driver.parse_errors == 1
+    driver.feed(b"+")
+    await until(lambda: b"PROBE 1" in chan.out)
+    driver.feed(b"q")
+    await asyncio.wait_for(task, T)

@@ -80,3 +80,59 @@ async def test_local_tables_have_no_chat_key():
         await pilot.press("t")
         await pilot.pause()
         assert not isinstance(app.screen, ChatPrompt)
+
+
+async def _open_network_table(app, pilot):
+    bob = Identity(id="ssh:bob", nickname="Bob")
+    spec = TableSpec(
+        game="go500",
+        seats=[
+            SeatSpec(kind="human", identity=ME.id, name="Ann"),
+            SeatSpec(kind="human", identity=bob.id, name="Bob"),
+        ],
+        seed=2,
+    )
+    table_id = await app.hub.create_table(spec, ME)
+    app.open_table(table_id, 0)
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
+    )
+    return app.screen
+
+
+async def test_a_long_paste_is_cut_to_the_limit_and_sent():
+    from textual import events
+
+    from tui.screens.table import ChatInput
+
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = await _open_network_table(app, pilot)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatPrompt))
+        box = app.screen.query_one(ChatInput)
+        box.post_message(events.Paste("paste " * 100 + "\nsecond line"))
+        await pilot.pause()
+        assert len(box.value) == ChatPrompt.MAX_LENGTH  # cut, not refused
+        assert box.value.startswith("paste paste")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is table and "Ann says: paste" in log_text(table))
+
+
+async def test_a_rate_limited_line_stays_in_the_prompt():
+    from tui.screens.table import ChatInput
+
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        table = await _open_network_table(app, pilot)
+        for i in range(app.hub.chat_burst):
+            await app.hub.chat(table.table_id, ME, f"line {i}")
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatPrompt))
+        prompt = app.screen
+        await pilot.press(*"one too many", "enter")
+        error = prompt.query_one("#chat-error")
+        await wait_for(pilot, lambda: "too fast" in str(error.render()))
+        assert app.screen is prompt  # still open ...
+        assert prompt.query_one(ChatInput).value == "one too many"  # ... with the line in it
+        assert "one too many" not in log_text(table)

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
-from replays import ReplayInfo, list_replays
+from replays import ReplayInfo
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.keys import KeyFooter
 
@@ -50,7 +50,8 @@ class ReplayBrowser(SpeedwayScreen):
 
     def body(self) -> Iterable[Widget]:
         folder = self.speedway.replays_dir
-        yield Static(f"Replays in {folder}" if folder else "Replays", classes="screen-title")
+        shown = folder and not self.speedway.network  # a server's paths are its own business
+        yield Static(f"Replays in {folder}" if shown else "Replays", classes="screen-title")
         yield DataTable(id="browser-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="browser-empty")
         yield KeyFooter()
@@ -58,9 +59,8 @@ class ReplayBrowser(SpeedwayScreen):
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
         grid.add_columns("Date (UTC)", "Game", "Players", "Winner", "Steps")
-        folder = self.speedway.replays_dir
         try:
-            self.files = list_replays(folder) if folder is not None and folder.is_dir() else []
+            self.files = self.speedway.visible_replays()
         except OSError as err:
             self.files = []
             self.notify(f"Could not read the replays folder: {err.strerror}.", severity="error")
@@ -72,8 +72,9 @@ class ReplayBrowser(SpeedwayScreen):
                 info.winner or ("—" if info.finished else "(unfinished)"),
                 str(info.steps),
             )
+        hint = "" if self.speedway.network else " p opens a path."
         self.query_one("#browser-empty", Static).update(
-            "" if self.files else "No replays yet: finished games are saved here. p opens a path."
+            "" if self.files else f"No replays yet: finished games are saved here.{hint}"
         )
         grid.focus()
 
@@ -85,6 +86,11 @@ class ReplayBrowser(SpeedwayScreen):
         grid = self.query_one(DataTable)
         if self.files and 0 <= grid.cursor_row < len(self.files):
             self.speedway.open_replay(Path(self.files[grid.cursor_row].path))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "path":
+            return not self.speedway.network  # a network player may not open server paths
+        return super().check_action(action, parameters)
 
     def action_path(self) -> None:
         def got(path: str | None) -> None:

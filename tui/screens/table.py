@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
 import msgspec
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -63,20 +63,65 @@ class PassKeyboard(ModalScreen[bool]):
         self.dismiss(True)
 
 
+class ChatInput(Input):
+    """An `Input` that cuts what does not fit (a long paste, several lines) to its
+    ``max_length`` instead of refusing all of it."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        text = " ".join(text.splitlines())
+        if self.max_length:
+            value = self.value
+            lo, hi = sorted((max(0, start), min(len(value), end)))
+            room = self.max_length - (len(value) - (hi - lo))
+            text = text[: max(0, room)]
+        super().replace(text, start, end)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if event.text:  # every line of a paste, joined, not only the first
+            selection = self.selection
+            if selection.is_empty:
+                self.insert_text_at_cursor(event.text)
+            else:
+                self.replace(event.text, *selection)
+        event.stop()
+
+
 class ChatPrompt(ModalScreen[str | None]):
-    """One line of table chat: Enter sends, Escape cancels."""
+    """One line of table chat: Enter sends through ``send``, Escape cancels.
+
+    The prompt closes only when the line was sent; a refusal (too fast, nothing visible) is
+    shown inside the prompt and the line stays in it to send again.
+    """
 
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
     MAX_LENGTH: ClassVar[int] = 200
 
+    def __init__(self, send: Callable[[str], Awaitable[None]] | None = None) -> None:
+        super().__init__()
+        self._send = send
+
     def compose(self) -> ComposeResult:
         with Vertical(id="chat-box"):
             yield Static("Say something to the table (Enter sends, Esc cancels):")
-            yield Input(max_length=self.MAX_LENGTH, id="chat-input")
+            yield ChatInput(max_length=self.MAX_LENGTH, id="chat-input")
+            yield Static("", id="chat-error", classes="error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(event.value)
+        if self._send is None:
+            self.dismiss(event.value)
+        elif event.value.strip():
+            self._deliver(event.value)
+
+    @work(group="chat", exclusive=True)
+    async def _deliver(self, text: str) -> None:
+        assert self._send is not None
+        try:
+            await self._send(text)
+        except (ValueError, IllegalAction) as err:
+            self.query_one("#chat-error", Static).update(f"{err} (Enter sends it again.)")
+            return
+        self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -341,18 +386,11 @@ class TableScreen(SpeedwayScreen):
         return super().check_action(action, parameters)
 
     def action_chat(self) -> None:
-        def send(text: str | None) -> None:
-            if text and text.strip():
-                self._chat(text)
+        self.app.push_screen(ChatPrompt(self._chat))
 
-        self.app.push_screen(ChatPrompt(), send)
-
-    @work(group="chat")
     async def _chat(self, text: str) -> None:
-        try:
-            await self.speedway.hub.chat(self.table_id, self.speedway.identity, text)
-        except (ValueError, IllegalAction) as err:
-            self.status(str(err), error=True)
+        """Send one chat line (a refusal is raised to the prompt, which keeps the line)."""
+        await self.speedway.hub.chat(self.table_id, self.speedway.identity, text)
 
     # ---------------------------------------------------------------- rendering
 

@@ -156,7 +156,7 @@ class RaceLog(FastLines, Widget):
     RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
     """
     MAX_LINES: ClassVar[int] = 2000
-    KEPT_ROWS: ClassVar[int] = 300  # wrapped rows kept drawn; older ones are wrapped again on demand
+    KEPT_ROWS: ClassVar[int] = 120  # wrapped rows kept drawn; older ones are wrapped again on demand
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

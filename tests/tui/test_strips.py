@@ -1,0 +1,42 @@
+"""`tui.strips`: Textual's `Strip` gives the same results without keeping itself in its caches,
+so a dropped strip is freed by reference counting, not left as a cycle for the collector."""
+
+from __future__ import annotations
+
+import gc
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+import tui.app  # noqa: F401  (installs the fix, as every app does)
+
+
+def _strip() -> Strip:
+    return Strip([Segment("hello", Style(bold=True)), Segment(" world")])
+
+
+def test_results_are_unchanged():
+    s = _strip()
+    assert s.divide([11]) == [s]
+    assert [p.text for p in s.divide([5, 11])] == ["hello", " world"]
+    assert [p.text for p in s.divide([5, 11, 40])] == ["hello", " world"]
+    assert s.crop_extend(0, 11, None) is s
+    assert s.crop_extend(0, 14, None).text == "hello world   "
+    assert s.crop_extend(6, 11, None).text == "world"
+
+
+def test_a_used_strip_leaves_no_cycle_behind():
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(200):
+            s = _strip()
+            s.divide([11])
+            s.crop_extend(0, 11, None)
+            s.crop_extend(0, 20, None)
+            s.divide([5, 11])
+            del s
+        assert gc.collect() == 0, "every strip was freed when it was dropped"
+    finally:
+        gc.enable()
