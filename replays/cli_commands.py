@@ -1,4 +1,4 @@
-"""``speedway replay FILE --verify / --print / --export json``: the headless replay commands.
+"""``speedway replay FILE --verify / --print / --export json / --analyse``: headless commands.
 
 Owns the order of output and the exit codes: 0 on success; 2 for a file we refuse or a replay
 that does not verify, with one line ``speedway: <sentence>`` on stderr. Notes (a torn tail that
@@ -12,7 +12,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from core.analysis import Settings
 from core.game import Game
+from replays.analysis import cached_or_analyse, summary_text
+from replays.analysis import to_json as analysis_json
 from replays.errors import ReplayError
 from replays.export import to_json, transcript
 from replays.reader import open_replay
@@ -27,6 +30,10 @@ def run_replay_command(
     verify: bool = False,
     print_: bool = False,
     export: str | None = None,
+    analyse: bool = False,
+    as_json: bool = False,
+    rollouts: int | None = None,
+    horizon: int | None = None,
     game: Game | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
@@ -38,6 +45,12 @@ def run_replay_command(
     try:
         if export not in (None, "json"):
             raise ReplayError(f"Replays can be exported only as json, not {export!r}.")
+        if (as_json or rollouts is not None or horizon is not None) and not analyse:
+            raise ReplayError("--json, --rollouts and --horizon go with --analyse.")
+        if rollouts is not None and not 1 <= rollouts <= 10_000:
+            raise ReplayError(f"--rollouts must be 1 to 10000, not {rollouts}.")
+        if horizon is not None and not 0 <= horizon <= 100:
+            raise ReplayError(f"--horizon must be 0 to 100 rounds, not {horizon}.")
         replay = open_replay(path, game)
         if replay.truncated_at is not None:
             err.write(
@@ -59,6 +72,13 @@ def run_replay_command(
             out.write(transcript(replay))
         if export == "json":
             out.write(to_json(replay))
+        if analyse:
+            settings = Settings(
+                rollouts=Settings().rollouts if rollouts is None else rollouts,
+                horizon=Settings().horizon if horizon is None else horizon,
+            )
+            analysis = cached_or_analyse(replay, settings)
+            out.write(analysis_json(analysis) if as_json else summary_text(analysis))
     except ReplayError as error:
         err.write(f"speedway: {error}\n")
         return 2

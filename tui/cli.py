@@ -160,13 +160,62 @@ def sim(
 )
 @click.option("--print", "print_", is_flag=True, help="Print a readable transcript of the game.")
 @click.option("--export", type=click.Choice(["json"]), default=None, help="Write a copy to stdout.")
+@click.option(
+    "--analyse",
+    "--analyze",
+    "analyse",
+    is_flag=True,
+    help="Value every decision: skill, luck and turning points per player.",
+)
+@click.option("--json", "as_json", is_flag=True, help="With --analyse: everything as JSON.")
+@click.option(
+    "--rollouts",
+    type=int,
+    default=None,
+    help="With --analyse: rollouts per option for Champions and Cthulhu 500 (default 8).",
+)
+@click.option(
+    "--horizon",
+    type=int,
+    default=None,
+    help="With --analyse: rounds each rollout plays before valuing (default 1; 0: lap end).",
+)
 @data_option
-def replay(file: Path, verify: bool, print_: bool, export: str | None, data: Path | None) -> None:
-    """Open a replay FILE in the viewer, or verify, print or export it."""
-    if verify or print_ or export:
+def replay(
+    file: Path,
+    verify: bool,
+    print_: bool,
+    export: str | None,
+    analyse: bool,
+    as_json: bool,
+    rollouts: int | None,
+    horizon: int | None,
+    data: Path | None,
+) -> None:
+    """Open a replay FILE in the viewer, or verify, print, export or analyse it."""
+    if (
+        verify
+        or print_
+        or export
+        or analyse
+        or as_json
+        or rollouts is not None
+        or horizon is not None
+    ):
         from replays.cli_commands import run_replay_command
 
-        sys.exit(run_replay_command(file, verify=verify, print_=print_, export=export))
+        sys.exit(
+            run_replay_command(
+                file,
+                verify=verify,
+                print_=print_,
+                export=export,
+                analyse=analyse,
+                as_json=as_json,
+                rollouts=rollouts,
+                horizon=horizon,
+            )
+        )
     from tui.launch import view_replay
 
     view_replay(file, data=data)

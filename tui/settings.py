@@ -1,4 +1,4 @@
-"""Per-identity settings (theme, animation speed, colour-blind palette) in ``settings.json``.
+"""Per-identity settings (theme, animation speed, colour-blind palette, coaching) in JSON.
 
 Owns the `Settings` struct and reading/writing it in the data folder. The file maps identity ids
 to settings, so one server's SSH players each keep their own and nothing is process-global.
@@ -28,6 +28,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     theme: str = "textual-dark"
     animation: Speed = "normal"
     colour_blind: bool = False
+    coaching: bool = False
+    """At local tables: the solver's stop/roll values (Go 500), the chance to pass (Cthulhu)."""
 
     @property
     def bot_delay(self) -> float:

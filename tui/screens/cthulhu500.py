@@ -105,6 +105,11 @@ class CthulhuTableScreen(TableScreen):
             return f"{name}: {prompt} — 1-9 to react, n for no reaction."
         return f"{name}: {prompt} (1-9 or the list, Enter)."
 
+    def coach_text(self, seat: int) -> str | None:
+        from core.cthulhu500.analysis import coach_words
+
+        return None if self.fold is None else coach_words(self.fold.state, seat)
+
     # ---------------------------------------------------------------- keys
 
     def _asked(self) -> bool:

@@ -138,6 +138,11 @@ class Go500TableScreen(TableScreen):
             return f"{name}: Tradin' Paint — press the seat number to hit: {options}."
         return f"{name}, it is your move."
 
+    def coach_text(self, seat: int) -> str | None:
+        from core.go500.analysis import coach_words
+
+        return None if self.fold is None else coach_words(self.fold.state, seat)
+
     # ---------------------------------------------------------------- keys
 
     def _my_stage(self) -> tuple[int | None, str]:

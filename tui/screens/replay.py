@@ -32,6 +32,7 @@ from net.hub import TableSpec
 from replays import Replay, ReplayError, VerifyReport, open_replay, verify
 from tui.fold import LogLine, describe_events
 from tui.games import board_for
+from tui.screens.analysis import AnalysisViewer
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.board import Board, BoardData
@@ -141,7 +142,7 @@ class BranchDialog(ModalScreen[list[str] | None]):
         self.dismiss(None)
 
 
-class ReplayScreen(SpeedwayScreen):
+class ReplayScreen(AnalysisViewer, SpeedwayScreen):
     AUTO_FOCUS = None  # nothing to type into: the footer lists this screen's keys, in order
     # The footer shows these in order and cuts at the right edge: what must stay visible at 80
     # columns (back, branch, chart) comes first; pairs share one footer entry. All are priority
@@ -151,6 +152,10 @@ class ReplayScreen(SpeedwayScreen):
         Binding("escape", "back", "Back", priority=True),
         Binding("b", "branch", "Branch", priority=True),
         Binding("c", "chart", "Chart", priority=True),
+        Binding("a", "analysis", "Analysis", priority=True),
+        Binding("d", "next_costly", "Costly decision", show=False, priority=True),
+        Binding("t", "next_turning", "Turning point", show=False, priority=True),
+        Binding("l", "luck_chart", "Luck chart", show=False, priority=True),
         Binding("right", "step(1)", "Step", key_display="←/→", priority=True),
         Binding("left", "step(-1)", "Step back", show=False, priority=True),
         Binding("right_square_bracket", "turn(1)", "Turn", key_display="[/]", priority=True),
@@ -195,6 +200,7 @@ class ReplayScreen(SpeedwayScreen):
         yield Static("", id="verify-line")
         if self.replay is not None:
             yield board_for(self.replay.game.id)(id="board")
+            yield from self.analysis_widgets()
         else:
             yield Static(self.error or "", id="replay-error", classes="error")
         yield Timeline("", id="timeline")
@@ -350,6 +356,7 @@ class ReplayScreen(SpeedwayScreen):
             if len(line) + len(extra) <= width + 2:
                 line += extra
         self.query_one(Timeline).update(f"{line}\n{bar}")
+        self.analysis_show()
 
     # ---------------------------------------------------------------- keys
 

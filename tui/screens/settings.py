@@ -44,6 +44,11 @@ class SettingsScreen(SpeedwayScreen):
                 s.colour_blind,
                 id="colour-blind",
             )
+            yield Checkbox(
+                "Coaching at local tables (Go 500: stop now vs roll on; Cthulhu: chance to pass)",
+                s.coaching,
+                id="coaching",
+            )
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Back", id="back")
@@ -63,6 +68,7 @@ class SettingsScreen(SpeedwayScreen):
             theme=str(theme),
             animation=animation,  # type: ignore[arg-type]
             colour_blind=self.query_one("#colour-blind", Checkbox).value,
+            coaching=self.query_one("#coaching", Checkbox).value,
         )
         app.apply_settings(settings)
         app.notify("Settings saved.")

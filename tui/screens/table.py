@@ -34,6 +34,7 @@ from tui.fold import LogLine, TableFold
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
 from tui.widgets.board import Board, BoardData, GenericBoard
+from tui.widgets.coach import CoachLine
 from tui.widgets.common import ActionChosen, StatusLine
 from tui.widgets.keys import KeyFooter
 
@@ -187,6 +188,7 @@ class TableScreen(SpeedwayScreen):
         yield Static("Connecting to the table…", id="table-title", classes="screen-title")
         yield self.make_board()
         yield StatusLine("", id="status")
+        yield CoachLine("", id="coach")
         yield KeyFooter()
 
     @property
@@ -470,6 +472,13 @@ class TableScreen(SpeedwayScreen):
             self.status(self.waiting_text())
             return
         seat = self.acting_seat()
+        coach = None
+        if seat is not None and self.speedway.settings.coaching and not self.speedway.network:
+            coach = self.coach_text(seat)
+        if coach is not None or self._coached:  # no work at all while coaching is off
+            self._coached = coach is not None
+            with contextlib.suppress(Exception):
+                self.query_one(CoachLine).coach(coach)
         if seat is not None:
             self.status(self.your_move_text(seat))
         elif fold.pending:
@@ -493,6 +502,13 @@ class TableScreen(SpeedwayScreen):
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
         return f"{self.fold.names[seat]}, it is your move."
+
+    _coached = False
+    """Whether the coaching line shows something (so it is hidden again when advice ends)."""
+
+    def coach_text(self, seat: int) -> str | None:
+        """Coaching for ``seat``'s decision (local tables, when the setting is on)."""
+        return None
 
     def not_your_move(self) -> None:
         """Say why a move key does nothing now."""

@@ -1,0 +1,191 @@
+"""NASCAR Champions replay analysis: each real choice valued by seeded ``promoter`` rollouts.
+
+Owns `value_options` (every legal answer of the deciding seat, valued from a determinised copy
+of *that seat's view*: hidden Sponsors and deck orders sampled with `lookahead._guess`, which
+reads only the view) and walking a game's steps into a `core.analysis.Analysis`. A rollout
+plays the option, then every seat by the ``promoter`` bot for one round (``Settings.horizon``;
+0: until the lap is scored); its value is the money the deciding seat wins in the lap (in
+thousands of dollars, ``$k``), as if the lap were called in track order if it still runs.
+Every option uses the same guessed tables and the same rollout dice (common random numbers),
+so their differences are far less noisy than their values; ``spread`` is the standard error
+of the mean.
+
+A segment of the identity is one seat's lap, from its first real choice to the lap's scoring:
+expected = the first choice's best value, realised = the money the seat actually won.
+
+Must not: look at anything but the deciding seat's view, or draw from the game's chance (all
+sampling comes from a `Pcg32` seeded by the analysis seed, the step and the rollout index).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import sqrt
+from typing import Any
+
+from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
+from core.champions import rules
+from core.champions.bots import promoter_bot
+from core.champions.describe import action_label, face_name
+from core.champions.fold import evolve
+from core.champions.lookahead import _guess
+from core.champions.model import ChampionsState, ChooseCar, ChooseDice, Roll
+from core.champions.views import view as seat_view
+from core.rng import Pcg32
+
+__all__ = ["MONEY", "THRESHOLDS", "analyse", "guess_table", "label", "value_options"]
+
+MONEY = "$k"
+THRESHOLDS = {MONEY: 5.0}
+"""A choice losing more than $5k of expected lap-end money is *costly*."""
+STEP_LIMIT = 4000
+"""Steps a rollout may take before it is cut (the engine calls every lap well before)."""
+
+
+def label(state: ChampionsState, action: Any) -> str:
+    """The menu label, with the dice faces for a choice of dice."""
+    text = action_label(action)
+    if isinstance(action, ChooseDice) and state.dice:
+        faces = ", ".join(face_name(state.dice[d - 1]) for d in action.dice)
+        text = f"{text} ({faces})"
+    return text
+
+
+def guess_table(view: ChampionsState, seat: int, chance: Pcg32) -> ChampionsState | None:
+    """A full table consistent with ``view`` (what ``seat`` sees), sampled from ``chance``."""
+    return _guess(view, seat, chance)
+
+
+def projected_money(state: ChampionsState, seat: int) -> float:
+    """The seat's money if the lap were called now in track order (N-LAP-LIMIT), in $k.
+
+    Uses only the seat's own Sponsors (which it sees) and the cars' positions.
+    """
+    if state.phase == "over":
+        return state.money[seat] / 1000
+    colour = state.seat_car[seat]
+    places = list(state.places) + [c for c in rules.track_order(state) if c not in state.places]
+    money = rules.money_table(state.config)
+    total = state.money[seat]
+    if colour is not None and colour in places:
+        place = places.index(colour)
+        prizes = money.race_prize[state.lap - 1]
+        total += prizes[place] if place < len(prizes) else 0
+    for held in state.sponsors[seat]:
+        if held.colour is None or held.colour not in places:
+            continue
+        pays = money.base_sponsor if held.source == "base" else money.deck_sponsor
+        held_place = places.index(held.colour)
+        if held_place < len(pays):
+            total += pays[held_place]
+    return total / 1000
+
+
+def _rollout(state: ChampionsState, seat: int, lap: int, until_turn: int, chance: Pcg32) -> float:
+    """Promoter plays every seat until lap ``lap`` is scored or turn ``until_turn`` begins;
+    the seat's money then, or its projected money if the lap is still running ($k)."""
+    for _ in range(STEP_LIMIT):
+        if state.phase not in rules.ASKING or state.lap != lap:
+            return state.money[seat] / 1000
+        if until_turn and state.turn >= until_turn:
+            break
+        (active,) = rules.pending(state)
+        legal = rules.legal(state, active)
+        action = promoter_bot(state, active, legal, chance)
+        for event in rules.step(state, active, action, chance):
+            state = evolve(state, event)
+    return projected_money(state, seat)
+
+
+def _stream(seed: int, step: int, index: int) -> Pcg32:
+    return Pcg32(seed ^ ((step * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)), stream=index)
+
+
+def value_options(
+    state: ChampionsState,
+    seat: int,
+    legal: Sequence[Any],
+    rollouts: int,
+    seed: int,
+    step: int,
+    horizon: int = 1,
+) -> list[Option]:
+    """Each legal answer's mean money won in this lap over ``rollouts`` guessed tables ($k).
+
+    Money won: at the lap's scoring if the rollout gets there, else as if the lap were called
+    when it stops (`projected_money`), less the money held before the lap. Only
+    ``view(state, seat)`` is used: the true hidden cards never reach a rollout.
+    """
+    view = seat_view(state, seat)
+    lap = view.lap
+    before = view.money[seat] / 1000  # money changes only when a lap is scored
+    until = view.turn + view.n_seats * horizon if horizon > 0 else 0
+    guesses: list[ChampionsState] = []
+    for r in range(rollouts):
+        guess = guess_table(view, seat, _stream(seed, step, 2 * r))
+        guesses.append(guess if guess is not None else view)
+    out = []
+    for action in legal:
+        values = []
+        for r, guess in enumerate(guesses):
+            chance = _stream(seed, step, 2 * r + 1)
+            after = guess
+            for event in rules.step(guess, seat, action, chance):
+                after = evolve(after, event)
+            values.append(_rollout(after, seat, lap, until, chance) - before)
+        mean = sum(values) / len(values)
+        var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
+        out.append(Option(label=label(view, action), value=mean, spread=sqrt(var / len(values))))
+    return out
+
+
+def analyse(
+    start: ChampionsState,
+    steps: Sequence[Any],
+    names: Sequence[str],
+    settings: Settings,
+    seed: int,
+    progress: Progress | None = None,
+    watch: Watch | None = None,
+) -> Analysis:
+    """Every real choice of the game (two or more legal answers), valued by rollouts."""
+    chain = Chain(THRESHOLDS, watch)
+    state = start
+    total = len(steps)
+    held: dict[int, float] = {}  # each open segment's money before its lap ($k)
+    for k, step in enumerate(steps):
+        seat = step.seat
+        action = step.action
+        if (
+            seat is not None
+            and state.phase in rules.ASKING
+            and not isinstance(action, ChooseCar | Roll)
+        ):
+            legal = rules.legal(state, seat)
+            if len(legal) >= 2 and action in legal:
+                if not chain.is_open(seat):
+                    chain.open(seat, MONEY, step.state_id, None)
+                    held[seat] = state.money[seat] / 1000
+                options = value_options(
+                    state, seat, legal, settings.rollouts, seed, step.state_id, settings.horizon
+                )
+                chain.decide(seat, step.state_id, state.phase, options, legal.index(action))
+        lap = state.lap
+        for event in step.events:
+            state = evolve(state, event)
+        if state.lap != lap or state.phase == "over":
+            for s in range(state.n_seats):
+                if chain.is_open(s):
+                    chain.close(s, step.state_id, state.money[s] / 1000 - held[s])
+        if progress is not None:
+            progress(k + 1, total)
+    chain.close_all(steps[-1].state_id if steps else 0, lambda _seat, _unit: None)
+    notes = [
+        f"Values are the chooser's mean money won in the lap over {settings.rollouts} rollouts "
+        f"from tables guessed from the chooser's view, promoter playing every seat for "
+        f"{settings.horizon or 'the rest of the lap'} round(s) (then valued as if the lap were "
+        "called in track order); spread is the standard error. Differences smaller than "
+        "about twice it are noise.",
+        "Luck includes the dice, the cards and every rival's choice.",
+    ]
+    return finish("champions", MONEY, [MONEY], names, chain, settings, seed, notes, sampled=True)
