@@ -19,6 +19,8 @@ from core import registry
 from core.game import Seat, Table
 
 GAMES = 200 if QUICK else 1000
+LOOKAHEAD_GAMES = 20 if QUICK else 200
+LAP_GAMES = 10 if QUICK else 100
 
 
 def _win_rate(players: int, games: int, bot: str = "promoter", rival: str = "random") -> float:
@@ -74,28 +76,32 @@ def run() -> Iterator[dict[str, Any]]:
     yield {
         "name": "champions_promoter_beats_random_2p",
         "value": round(_win_rate(2, GAMES), 1),
-        "unit": "% of 1000 games",
+        "unit": f"% of {GAMES} games",
     }
     yield {
         "name": "champions_promoter_beats_two_random_3p",
         "value": round(_win_rate(3, GAMES), 1),
-        "unit": "% of 1000 games",
+        "unit": f"% of {GAMES} games",
     }
     yield {
         "name": "champions_lookahead_beats_promoter_2p",
-        "value": round(_win_rate(2, 200, "lookahead", "promoter"), 1),
-        "unit": "% of 200 games",
+        "value": round(_win_rate(2, LOOKAHEAD_GAMES, "lookahead", "promoter"), 1),
+        "unit": f"% of {LOOKAHEAD_GAMES} games",
     }
-    longest, called = _lap_lengths(100)
+    longest, called = _lap_lengths(LAP_GAMES)
     limit = registry.get("champions").default_config().lap_turn_limit
     yield {
         "name": "champions_longest_bot_lap_turns",
         "value": longest,
-        "unit": f"turns (lap_turn_limit {limit}; 600 bot games)",
+        "unit": f"turns (lap_turn_limit {limit}; {6 * LAP_GAMES} bot games)",
     }
-    yield {"name": "champions_bot_laps_called", "value": called, "unit": "laps of 1200"}
+    yield {
+        "name": "champions_bot_laps_called",
+        "value": called,
+        "unit": f"laps of {12 * LAP_GAMES}",
+    }
     for bot in ("random", "promoter"):
-        per_game, per_event = _speed(bot, 200)
+        per_game, per_event = _speed(bot, 50 if QUICK else 200)
         yield {
             "name": f"champions_games_per_second_5_{bot}",
             "value": round(per_game, 1),
