@@ -325,8 +325,11 @@ async def test_hot_seat_cover_hides_the_last_players_sponsor_cards():
 
     app = champions_app("me,hot:Bea", seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        assert app.screen.player == "Ann"  # the first screen is covered too
+        await pilot.press("enter")
         screen = await open_table(app, pilot)
-        await wait_for(pilot, lambda: screen.acting_seat() is not None)
+        await wait_for(pilot, lambda: screen.acting_seat() is not None and app.screen is screen)
         await pilot.press("2")  # Ann drives Blue; Bea chooses next, behind the cover
         await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
         shot = app.export_screenshot().replace("&#160;", " ")

@@ -211,6 +211,9 @@ async def test_hot_seat_with_hidden_cards_covers_the_table_between_players():
     )
     app.add_local([bob])
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        assert app.screen.player == "Ann"  # the first screen is covered too
+        await pilot.press("enter")
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, GenericTableScreen) and app.screen.fold is not None,

@@ -28,7 +28,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
-from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
+from net.hub import ChatLine, Identity, Notice, StepUpdate, TableChanged, Update, Welcome
 from tui.fold import LogLine, TableFold
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
@@ -130,6 +130,8 @@ class TableScreen(SpeedwayScreen):
         self._queue: deque[Update] = deque()
         self._pacer: Timer | None = None
         self._title = ""
+        self._first_cover = True  # hot-seat with hidden cards: cover the very first screen too
+        self._last_actor: int | None = None
 
     # ---------------------------------------------------------------- layout
 
@@ -158,12 +160,9 @@ class TableScreen(SpeedwayScreen):
 
     @work(exclusive=True, group="watch")
     async def _follow(self, seat: int | None) -> None:
-        app = self.speedway
-        who = app.identity
-        if self.fold is not None and seat is not None:
-            who = app.who_for(self.fold.table.seats[seat].identity) or who
+        who = self.watcher(seat)
         try:
-            watch = app.hub.watch(self.table_id, who, seat)
+            watch = self.speedway.hub.watch(self.table_id, who, seat)
         except (ValueError, IllegalAction) as err:
             self.status(str(err), error=True)
             return
@@ -173,6 +172,21 @@ class TableScreen(SpeedwayScreen):
         finally:
             with contextlib.suppress(Exception):
                 await watch.close()
+
+    def watcher(self, seat: int | None) -> Identity:
+        """Who watches from ``seat``: the local identity holding it (a hot-seat player's own,
+        even before the first fold: a game of hot-seat players only has no seat of the app's
+        identity), else the app's identity."""
+        app = self.speedway
+        if seat is None:
+            return app.identity
+        if self.fold is not None:
+            holders = [s.identity for s in self.fold.table.seats]
+        else:
+            info = next((t for t in app.hub.tables(app.identity) if t.id == self.table_id), None)
+            holders = [s.identity for s in info.seats] if info is not None else []
+        held = holders[seat] if 0 <= seat < len(holders) else None
+        return app.who_for(held) or app.identity
 
     def receive(self, update: Update) -> None:
         """Queue an update; bots' steps are played back at the chosen pace."""
@@ -263,24 +277,39 @@ class TableScreen(SpeedwayScreen):
         return self.fold.legal(seat)
 
     def _check_cover(self) -> None:
-        """Hot-seat with hidden information: cover the table and switch perspective."""
+        """Hot-seat with hidden information: cover the table and switch perspective (the
+        first screen too, when more than one player shares this keyboard)."""
         seat = self.acting_seat()
-        if (
-            not self.HIDDEN_INFORMATION
-            or seat is None
-            or seat == self.perspective
-            or self._covering
-            or self.fold is None
-        ):
+        first = self._first_cover
+        self._first_cover = False
+        if not self.HIDDEN_INFORMATION or self._covering or self.fold is None:
+            return
+        if first and self.perspective is not None and len(self.local_seats()) > 1:
+            seat = self.perspective
+        elif seat is None or seat == self.perspective:
             return
         self._covering = True
         name = self.fold.names[seat]
 
         def done(_: bool | None) -> None:
             self._covering = False
-            self.follow(seat)
+            if seat == self.perspective:
+                self.redraw()
+            else:
+                self.follow(seat)
 
         self.app.push_screen(PassKeyboard(name), done)
+
+    def _check_handover(self) -> None:
+        """A "your turn" banner when the keyboard passes from one local player to another."""
+        seat = self.acting_seat()
+        if seat is None or self.fold is None or self._covering:
+            return
+        if self.HIDDEN_INFORMATION and seat != self.perspective:
+            return
+        last, self._last_actor = self._last_actor, seat
+        if last is not None and last != seat and len(self.local_seats()) > 1:
+            self.notify(f"{self.fold.names[seat]}, your turn.", title="Your turn", timeout=3)
 
     def on_action_chosen(self, message: ActionChosen) -> None:
         message.stop()
@@ -370,6 +399,7 @@ class TableScreen(SpeedwayScreen):
         self.board.show(data)
         self.render_status()
         self._check_cover()
+        self._check_handover()
 
     def title_text(self) -> str:
         assert self.fold is not None
