@@ -15,6 +15,7 @@ from core.cthulhu500 import actions as act
 from core.cthulhu500 import events as ev
 from core.cthulhu500.board import ahead
 from core.cthulhu500.cards import card, name_of
+from core.cthulhu500.engine import ranking
 from core.cthulhu500.model import (
     DActions,
     DChain,
@@ -32,7 +33,16 @@ from core.cthulhu500.model import (
 )
 from core.cthulhu500.passing import pass_sides, side_total
 
-__all__ = ["action_text", "decision_text", "describe", "free_test_text", "reroll_text", "side_text"]
+__all__ = [
+    "action_text",
+    "card_facts",
+    "decision_text",
+    "describe",
+    "free_test_text",
+    "reroll_text",
+    "side_text",
+    "standings_text",
+]
 
 _OUTCOMES = {
     "swap": "{m} moves up past {t}: they swap places.",  # C-DMOVE: the one behind moves up
@@ -279,6 +289,40 @@ def action_text(action: Any, names: Sequence[str]) -> str:
         act.EndActions: "End actions",
     }
     return labels.get(t, t.__name__)
+
+
+def card_facts(cid: int) -> str:
+    """A card in full: name, kind, its numbers and its effect text, e.g.
+    "Slingshot — reaction. You try to pass: +2 attacking on this test."."""
+    spec = card(cid)
+    numbers = []
+    if spec.type == "vehicle" or spec.speed or spec.complexity:
+        numbers.append(
+            f"Speed {spec.speed}, damaged {spec.speed_damaged}; Complexity {spec.complexity}"
+        )
+    if spec.drive:
+        numbers.append(f"Drive {spec.drive}")
+    if spec.fixit:
+        numbers.append(f"Fixit {spec.fixit}")
+    if spec.atk or spec.def_:
+        numbers.append(f"Atk {spec.atk}, Def {spec.def_}")
+    head = f"{spec.name} — {spec.type}"
+    if numbers:
+        head += " (" + "; ".join(numbers) + ")"
+    return f"{head}. {spec.text}" if spec.text else f"{head}."
+
+
+def standings_text(view: State, names: Sequence[str]) -> str:
+    """The race as it stands (C-RANK: most laps, then nearer the front), e.g.
+    "Standings: 1 Ann 2 laps · 2 Bob 1 · 3 Cy 1"."""
+    if not view.pack:
+        return "Standings: the pack has not formed yet."
+    parts = []
+    for place, seat in enumerate(ranking(view)):
+        laps = view.vehicles[seat].laps
+        unit = (" lap" if laps == 1 else " laps") if place == 0 else ""
+        parts.append(f"{place + 1} {names[seat]} {laps}{unit}")
+    return "Standings: " + " · ".join(parts)
 
 
 def reroll_text(view: State, names: Sequence[str]) -> str:

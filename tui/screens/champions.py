@@ -2,7 +2,7 @@
 
 Owns the Champions keys (r roll; 1-5 or a click to pick the three dice to keep and Enter to keep
 them; g Shift Gears; 1-9 or the list to pick a destination, a card's cars or a car to drive; f / b
-to turn a backwards car forward or leave it) and the dice the player has picked (UI state only).
+to turn a backwards car forward or leave it; c the race chart) and the dice the player has picked (UI state only).
 Every move goes through the hub; a refused move shows the rules' sentence. Sponsor cards are
 hidden, so hot-seat players get the framework's pass-the-keyboard cover.
 
@@ -38,12 +38,13 @@ class ChampionsTableScreen(TableScreen):
     CSS_PATH: ClassVar = [STYLES / "champions.tcss"]
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
-        Binding("1", "digit(1)", "Pick 1-9"),
+        Binding("1", "digit(1)", "Pick", key_display="1-9"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
         Binding("g", "shift_gears", "Gears"),
         Binding("f", "turn_forward", "Fwd"),
         Binding("b", "leave_backwards", "Leave"),
+        Binding("c", "chart", "Chart"),
     ]
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:

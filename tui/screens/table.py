@@ -115,8 +115,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
-        Binding("minus", "speed(-1)", "Slower"),
-        Binding("plus,equals_sign", "speed(1)", "Faster"),
+        Binding("minus", "speed(-1)", "Speed", key_display="-/+"),  # - slower, + faster
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
         Binding("t", "chat", "Chat"),
     ]
 
@@ -510,6 +510,14 @@ class TableScreen(SpeedwayScreen):
             self.status(str(err), error=True)
             return
         self.app.pop_screen()
+
+    def action_chart(self) -> None:
+        """The race chart of the game so far (screens that offer it bind `c`)."""
+        if self.fold is None:
+            return
+        from tui.screens.chart import RaceChartScreen
+
+        self.app.push_screen(RaceChartScreen(self.board_data()))
 
     def action_rules(self) -> None:
         self.speedway.show_rules(self.fold.game.id if self.fold else None)
