@@ -74,7 +74,7 @@ class CthulhuTableScreen(TableScreen):
             if isinstance(event, RaceEnded):
                 why = describe(event, self.fold.names) or "The race is over."
                 ranking = list(event.ranking)
-                self.app.push_screen(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))
+                self.hold_for(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))
 
     def end_hint(self) -> str:
         return "  c: race chart"

@@ -132,6 +132,7 @@ class TableScreen(SpeedwayScreen):
         self._title = ""
         self._first_cover = True  # hot-seat with hidden cards: cover the very first screen too
         self._last_actor: int | None = None
+        self._holding = False  # a summary is open: playback waits for it (`hold_for`)
 
     # ---------------------------------------------------------------- layout
 
@@ -192,6 +193,7 @@ class TableScreen(SpeedwayScreen):
         """Queue an update; bots' steps are played back at the chosen pace."""
         if isinstance(update, Welcome):
             self._queue.clear()
+            self._holding = False
             self.handle_update(update)
             return
         self._queue.append(update)
@@ -205,8 +207,19 @@ class TableScreen(SpeedwayScreen):
         seat = self.fold.table.seats[update.seat]
         return seat.bot is not None and self.speedway.bot_delay > 0
 
+    def hold_for(self, modal: Any) -> None:
+        """Open ``modal`` (a summary that waits for a key) and hold the table's playback behind
+        it: the next steps show once it is closed (they are queued, nothing is lost)."""
+        self._holding = True
+
+        def release(_: object) -> None:
+            self._holding = False
+            self._drain()
+
+        self.app.push_screen(modal, release)
+
     def _drain(self) -> None:
-        while self._queue and self._pacer is None:
+        while self._queue and self._pacer is None and not self._holding:
             update = self._queue[0]
             if self._paced(update):
                 self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
@@ -216,6 +229,8 @@ class TableScreen(SpeedwayScreen):
 
     def _tick(self) -> None:
         self._pacer = None
+        if self._holding:
+            return
         if self._queue:
             self.handle_update(self._queue.popleft())
         if self._queue and self._paced(self._queue[0]):
