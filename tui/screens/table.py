@@ -495,6 +495,14 @@ class TableScreen(SpeedwayScreen):
             waiting = ", ".join(fold.names[s] for s in fold.pending) or "the table"
             self.status(f"It is not your move yet; waiting for {waiting}.", error=True)
 
+    def status_width(self) -> int:
+        """How many characters the status line shows on one row (78 before it is laid out)."""
+        try:
+            width = self.query_one(StatusLine).content_size.width
+        except Exception:
+            width = 0
+        return width if width > 0 else 78
+
     def status(self, text: str, *, error: bool = False) -> None:
         with contextlib.suppress(Exception):
             self.query_one(StatusLine).say(text, error=error)
