@@ -28,8 +28,10 @@ async def test_the_lap_summary_waits_for_enter_and_holds_the_table():
         for _ in range(400):
             await wait_for(
                 pilot,
-                lambda: isinstance(app.screen, LapSummary)
-                or (screen.acting_seat() == 0 and bool(screen.legal_now())),
+                lambda: (
+                    isinstance(app.screen, LapSummary)
+                    or (screen.acting_seat() == 0 and bool(screen.legal_now()))
+                ),
             )
             if isinstance(app.screen, LapSummary):
                 break
@@ -115,3 +117,35 @@ async def test_card_text_and_end_message_are_whole_at_80x24():
         await pilot.pause()
         winner = screen.fold.names[screen.fold.result().ranking[0]]
         assert f"Race over — {winner} is the Champion" in infield_words()
+
+
+async def test_car_labels_are_whole_on_every_space_at_80x24_and_wide():
+    """Every space of the oval (the red line's neighbours included) shows a backwards car's
+    whole label, at 80x24 and in the wide layout."""
+    import msgspec
+
+    from tests.tui.test_champions_screen import cell_text
+
+    for size in ((80, 24), (120, 40)):
+        app = champions_app("me,random", seed=3)
+        async with app.run_test(size=size) as pilot:
+            screen = await open_table(app, pilot)
+            await wait_for(pilot, lambda s=screen: s.acting_seat() is not None)
+            await pilot.pause()
+            fold = screen.fold
+            base = fold.state
+            oval = screen.query_one("#oval")
+            wide = oval.geometry.cw >= 6
+            for row in range(24):
+                for lane in range(3):
+                    car = msgspec.structs.replace(
+                        base.cars[0], row=row, lane=lane, backwards=True, place=None, number=88
+                    )
+                    others = tuple(
+                        msgspec.structs.replace(c, row=None, lane=None) for c in base.cars[1:]
+                    )
+                    fold.state = msgspec.structs.replace(base, cars=(car, *others))
+                    screen.redraw()
+                    label = "«88" + ("R" if wide else "")
+                    shown = cell_text(screen, row, lane)
+                    assert label[:3] in shown, (size, row, lane, shown)

@@ -73,3 +73,31 @@ async def test_handing_over_the_keyboard_shows_a_your_turn_banner():
 
 def _can_stop(screen) -> bool:
     return any(isinstance(a, Stop) for a in screen.legal_now())
+
+
+async def test_a_toast_does_not_cover_the_status_line():
+    """The end-of-race notice (a toast) sits above the result line, footer of one or two rows."""
+    from textual.widgets._toast import Toast
+
+    from tui.widgets.common import StatusLine
+
+    for app, kind in (
+        (go500_app("me,cautious", seed=3), Go500TableScreen),
+        (cthulhu_app("me,random", seed=7), CthulhuTableScreen),
+    ):
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_for(
+                pilot,
+                lambda a=app, k=kind: isinstance(a.screen, k) and a.screen.fold is not None,
+            )
+            screen = app.screen
+            screen.notify(
+                "The race is over: Ann wins with a very long sentence to wrap.", timeout=30
+            )
+            await pilot.pause()
+            await pilot.pause(0.3)
+            toasts = list(app.screen.query(Toast))
+            assert toasts
+            status = screen.query_one(StatusLine).region
+            for toast in toasts:
+                assert not toast.region.overlaps(status), (toast.region, status)
