@@ -22,8 +22,10 @@ async def _pack_formed(pilot: Any, screen: Any, seat: int = 0) -> None:
     for _ in range(40):
         await wait_for(
             pilot,
-            lambda: bool(screen.fold.state.pack)
-            or (screen.acting_seat() == seat and bool(screen.legal_now())),
+            lambda: (
+                bool(screen.fold.state.pack)
+                or (screen.acting_seat() == seat and bool(screen.legal_now()))
+            ),
         )
         if screen.fold.state.pack:
             await pilot.pause()
@@ -187,7 +189,9 @@ async def test_c_opens_the_race_chart_and_the_race_ends_on_a_ranking_screen():
 def test_last_pass_words_stop_at_the_next_action():
     from core import registry
 
-    test = ev.PassResolved(attacker=0, defender=1, attacker_total=5, defender_total=3, outcome="win")
+    test = ev.PassResolved(
+        attacker=0, defender=1, attacker_total=5, defender_total=3, outcome="win"
+    )
     data = BoardData(
         game=registry.get("cthulhu500"),
         config=None,
@@ -215,3 +219,24 @@ async def test_c_opens_the_race_chart_at_a_champions_table():
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
         assert app.screen.series, "the chart plots the game's measures"
+
+
+async def test_a_click_on_a_hand_card_opens_its_details():
+    from tui.widgets.cthulhu500 import HandView
+
+    app = cthulhu_app("me,random", seed=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_table(app, pilot)
+        await _pack_formed(pilot, screen)
+        hand = [c for c in screen.fold.state.hands[0] if c]
+        assert len(hand) >= 2
+        view = screen.query_one(HandView)
+        from rich.text import Text
+
+        from tui.widgets.cthulhu500 import card_text
+
+        text = Text(card_text(hand[0])).wrap(app.console, view.content_size.width - 2)
+        first_rows = 1 + len(text)
+        await pilot.click(HandView, offset=(3, first_rows))  # the second card's name line
+        await wait_for(pilot, lambda: isinstance(app.screen, CthulhuDetails))
+        assert app.screen.shown_text.startswith(name_of(hand[1]))

@@ -380,7 +380,19 @@ class PackView(LineBox):
 
 
 class HandView(Static):
-    """This viewer's hand: numbered cards with short effect texts; picked cards marked."""
+    """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
+    on a card asks the screen to show it in full."""
+
+    def on_click(self, event: events.Click) -> None:
+        hand = getattr(self, "_hand", [])
+        width = max(1, self.content_size.width - 2)  # the grid's text column
+        y = 0
+        for cid in hand:
+            rows = 1 + len(Text(card_text(cid)).wrap(self.app.console, width))
+            if y <= event.y < y + rows:
+                self.post_message(ShowDetails(f"c{cid}"))
+                return
+            y += rows
 
     def show(self, data: BoardData) -> None:
         state = data.state
@@ -412,6 +424,7 @@ class HandView(Static):
         if key == getattr(self, "_shown", None):
             return
         self._shown = key
+        self._hand = hand
         # A grid keeps a long effect text indented under its card name when it wraps.
         grid = Table.grid()
         grid.add_column(width=2, no_wrap=True)
