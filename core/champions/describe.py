@@ -9,6 +9,7 @@ Must not: change state or read anything but the event, the seat names and the co
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,7 +59,17 @@ from core.champions.model import (
     TurnStarted,
 )
 
-__all__ = ["action_label", "car_name", "describe", "face_name", "ordinal", "prompt", "space_name"]
+__all__ = [
+    "action_label",
+    "car_name",
+    "describe",
+    "face_name",
+    "money_words",
+    "ordinal",
+    "prompt",
+    "space_name",
+    "tiebreak_text",
+]
 
 LANES = ("inside", "middle", "outside")
 
@@ -87,8 +98,32 @@ def space_name(space: tuple[int, int] | None) -> str:
     return f"row {row}, {lane_name} lane"
 
 
-def _money(amount: int) -> str:
+def money_words(amount: int) -> str:
+    """Money the one way it is written everywhere: ``$325,000``."""
     return f"${amount:,}"
+
+
+_money = money_words
+
+
+def tiebreak_text(ranking: Sequence[int], state: ChampionsState, names: Sequence[str]) -> list[str]:
+    """N-TIEBREAK in words, one sentence for each pair of neighbours in ``ranking`` with equal
+    money: the player whose car finished nearer first in lap 2 ranks higher."""
+    last = state.lap_places[-1] if state.lap_places else ()
+    out = []
+    for a, b in itertools.pairwise(ranking):
+        if state.money[a] != state.money[b]:
+            continue
+        car_a, car_b = state.seat_car[a], state.seat_car[b]
+        if car_a is None or car_b is None or car_a not in last or car_b not in last:
+            continue
+        out.append(
+            f"{_seat(names, a)} and {_seat(names, b)} both have {_money(state.money[a])}: "
+            f"{_seat(names, a)} ranks higher, {car_name(car_a)} finished "
+            f"{ordinal(last.index(car_a) + 1)} in lap 2 and {car_name(car_b)} "
+            f"{ordinal(last.index(car_b) + 1)} (rule N-TIEBREAK)."
+        )
+    return out
 
 
 def _seat(names: Sequence[str], seat: int) -> str:

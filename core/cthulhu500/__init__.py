@@ -30,7 +30,7 @@ __all__ = ["GAME", "Cthulhu500"]
 class Cthulhu500(GameTraits):
     id = "cthulhu500"
     title = "Cthulhu 500"
-    rules_version = "cthulhu500/1"
+    rules_version = "cthulhu500/2"  # /2: passing tests carry their items (PassResolved sides)
     min_seats = 2
     max_seats = 8
     config_type = Config

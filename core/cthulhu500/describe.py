@@ -13,7 +13,9 @@ from typing import Any
 
 from core.cthulhu500 import actions as act
 from core.cthulhu500 import events as ev
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.board import ahead
+from core.cthulhu500.cards import card, name_of
+from core.cthulhu500.engine import ranking
 from core.cthulhu500.model import (
     DActions,
     DChain,
@@ -27,9 +29,20 @@ from core.cthulhu500.model import (
     DSponsor,
     DWindow,
     State,
+    TPassTest,
 )
+from core.cthulhu500.passing import pass_sides, side_total
 
-__all__ = ["action_text", "decision_text", "describe"]
+__all__ = [
+    "action_text",
+    "card_facts",
+    "decision_text",
+    "describe",
+    "free_test_text",
+    "reroll_text",
+    "side_text",
+    "standings_text",
+]
 
 _OUTCOMES = {
     "swap": "{m} moves up past {t}: they swap places.",  # C-DMOVE: the one behind moves up
@@ -42,6 +55,26 @@ _OUTCOMES = {
 
 def _cards(cards: Sequence[int]) -> str:
     return ", ".join(name_of(c) for c in cards) if cards else "nothing"
+
+
+def side_text(name: str, side: ev.PassSide, cap: int | None) -> str:
+    """One side of a passing test itemised, e.g. "Ann die 4 + Speed 3 + Drive 2 + equipment 4
+    (6, cap 4) + Slingshot 2 = 15" (C-PASS-TEST step 4, C-EQUIP-CAP)."""
+    parts = [f"die {side.die}", f"Speed {side.speed}", f"Drive {side.drive}"]
+    if side.equipment or side.equipment_sum:
+        equipment = f"equipment {side.equipment}"
+        if side.equipment != side.equipment_sum:
+            equipment += f" ({side.equipment_sum}, cap {cap})"
+        parts.append(equipment)
+    listed = 0
+    for cid in side.cards:
+        parts.append(f"{name_of(cid)} {card(cid).param}")
+        listed += card(cid).param
+    if side.bonus != listed:
+        parts.append(f"bonus {side.bonus - listed}")
+    if side.nitrous:
+        parts.append(f"Nitrous {side.nitrous}")
+    return f"{name} " + " + ".join(parts) + f" = {side_total(side)}"
 
 
 def describe(event: Any, names: Sequence[str]) -> str | None:
@@ -145,7 +178,11 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         )
     if t is ev.PassResolved:
         verdict = {"win": "wins", "lose": "fails", "tie": "ties"}[event.outcome]
-        return f"{n(event.attacker)} {event.attacker_total} vs {n(event.defender)} {event.defender_total}: the attacker {verdict}."
+        if event.attacker_side is None or event.defender_side is None:  # an older replay
+            return f"{n(event.attacker)} {event.attacker_total} vs {n(event.defender)} {event.defender_total}: the attacker {verdict}."
+        att = side_text(n(event.attacker), event.attacker_side, event.cap)
+        dfd = side_text(n(event.defender), event.defender_side, event.cap)
+        return f"{att} vs {dfd}: the attacker {verdict}."
     if t is ev.Passed:
         lap = " and earns a lap counter" if event.lap else ""
         return f"{n(event.attacker)} passes {n(event.defender)}{lap}."
@@ -254,6 +291,63 @@ def action_text(action: Any, names: Sequence[str]) -> str:
     return labels.get(t, t.__name__)
 
 
+def card_facts(cid: int) -> str:
+    """A card in full: name, kind, its numbers and its effect text, e.g.
+    "Slingshot — reaction. You try to pass: +2 attacking on this test."."""
+    spec = card(cid)
+    numbers = []
+    if spec.type == "vehicle" or spec.speed or spec.complexity:
+        numbers.append(
+            f"Speed {spec.speed}, damaged {spec.speed_damaged}; Complexity {spec.complexity}"
+        )
+    if spec.drive:
+        numbers.append(f"Drive {spec.drive}")
+    if spec.fixit:
+        numbers.append(f"Fixit {spec.fixit}")
+    if spec.atk or spec.def_:
+        numbers.append(f"Atk {spec.atk}, Def {spec.def_}")
+    head = f"{spec.name} — {spec.type}"
+    if numbers:
+        head += " (" + "; ".join(numbers) + ")"
+    return f"{head}. {spec.text}" if spec.text else f"{head}."
+
+
+def standings_text(view: State, names: Sequence[str]) -> str:
+    """The race as it stands (C-RANK: most laps, then nearer the front), e.g.
+    "Standings: 1 Ann 2 laps · 2 Bob 1 · 3 Cy 1"."""
+    if not view.pack:
+        return "Standings: the pack has not formed yet."
+    parts = []
+    for place, seat in enumerate(ranking(view)):
+        laps = view.vehicles[seat].laps
+        unit = (" lap" if laps == 1 else " laps") if place == 0 else ""
+        parts.append(f"{place + 1} {names[seat]} {laps}{unit}")
+    return "Standings: " + " · ".join(parts)
+
+
+def reroll_text(view: State, names: Sequence[str]) -> str:
+    """The passing test as it stands while the Car of Cthulhu may re-roll: both totals."""
+    test = next((t for t in reversed(view.stack) if isinstance(t, TPassTest)), None)
+    if test is None or test.y < 0:
+        return ""
+    att, dfd = pass_sides(view, test)
+    return f"Now {side_text(names[test.x], att, view.config.equipment_cap)} vs {side_text(names[test.y], dfd, view.config.equipment_cap)}."
+
+
+def free_test_text(view: State, names: Sequence[str]) -> str:
+    """Who may take the free passing test against whom, and why (C-FREE-PASS)."""
+    top = view.stack[-1] if view.stack else None
+    if not isinstance(top, DFreeTest):
+        return ""
+    me = names[top.seat]
+    target = names[ahead(view.pack, top.seat)] if top.seat in view.pack else "the vehicle ahead"
+    if top.kind == "pit":
+        why = f"because {target} makes a pit stop (rule C-PIT-FREE-TEST)"
+    else:
+        why = "because their Drafting pass won (rule C-FREE-PASS)"
+    return f"{me} may take a free passing test on {target} {why}; it costs no action."
+
+
 def decision_text(view: State, seat: int | None, names: Sequence[str]) -> str:
     """What the table is waiting for, as ``seat`` may know it (a prompt or a status line)."""
     if view.over:
@@ -275,11 +369,11 @@ def decision_text(view: State, seat: int | None, names: Sequence[str]) -> str:
     if t is DDiscard:
         return f"{who}: discard any cards, then draw."
     if t is DFreeTest:
-        return f"{who}: take the free passing test?"
+        return f"{who}: take the free passing test? {free_test_text(view, names)}"
     if t is DPitChoice:
         return f"{who}: choose what the pit crew does."
     if t is DReroll:
-        return f"{who}: re-roll the Car of Cthulhu's die?"
+        return f"{who}: re-roll the Car of Cthulhu's die? {reroll_text(view, names)}"
     if t is DContagion:
         return f"{who}: choose where the contagion jumps."
     if t is DSponsor:

@@ -399,9 +399,9 @@ def _resolve_chain(ctx: Ctx, chain: DChain) -> None:
     w = ctx.stack[wi]
     effect = bottom.effect
     if effect == "atk_bonus":
-        ctx.stack[wi] = replace(w, atk=w.atk + bottom.param)
+        ctx.stack[wi] = replace(w, atk=w.atk + bottom.param, cards=(*w.cards, cards[0]))
     elif effect == "def_bonus":
-        ctx.stack[wi] = replace(w, def_=w.def_ + bottom.param)
+        ctx.stack[wi] = replace(w, def_=w.def_ + bottom.param, cards=(*w.cards, cards[0]))
     elif effect in ("cancel_pit_test", "prevent_damage", "cancel_pass"):
         ctx.stack[wi] = replace(w, settled=True)
     elif effect == "repair_on_damage":
@@ -419,6 +419,7 @@ def _deliver(ctx: Ctx, w: DWindow) -> None:
             parent,
             atk_bonus=parent.atk_bonus + w.atk,
             def_bonus=parent.def_bonus + w.def_,
+            bonus_cards=parent.bonus_cards + w.cards,
             cancelled=w.settled,
         )
     elif w.kind == "win":

@@ -161,6 +161,21 @@ class DieRerolled(msgspec.Struct, frozen=True, kw_only=True, tag="die_rerolled")
     new: int
 
 
+class PassSide(msgspec.Struct, frozen=True, kw_only=True):
+    """One side of a passing test, item by item (C-PASS-TEST step 4): the die, current Speed,
+    the driver's Drive, the equipment counted (``equipment``) and its sum before the cap
+    (``equipment_sum``), the card bonus and the cards behind it, and Nitrous (attacker only)."""
+
+    die: int
+    speed: int
+    drive: int
+    equipment: int
+    equipment_sum: int
+    bonus: int = 0
+    cards: tuple[int, ...] = ()
+    nitrous: int = 0
+
+
 class PassResolved(msgspec.Struct, frozen=True, kw_only=True, tag="pass_resolved"):
     attacker: int
     defender: int
@@ -168,6 +183,9 @@ class PassResolved(msgspec.Struct, frozen=True, kw_only=True, tag="pass_resolved
     defender_total: int
     outcome: str
     nitrous: int = 0
+    attacker_side: PassSide | None = None
+    defender_side: PassSide | None = None
+    cap: int | None = None
 
 
 class Passed(msgspec.Struct, frozen=True, kw_only=True, tag="passed"):

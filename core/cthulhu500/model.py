@@ -157,6 +157,7 @@ class TPassTest(msgspec.Struct, frozen=True, kw_only=True, tag="t_pass_test"):
     stage: int = 0
     atk_bonus: int = 0
     def_bonus: int = 0
+    bonus_cards: tuple[int, ...] = ()  # the cards behind atk_bonus/def_bonus, in play order
     cancelled: bool = False
     dx: int = 0
     dy: int = 0
@@ -237,6 +238,7 @@ class DWindow(msgspec.Struct, frozen=True, kw_only=True, tag="d_window"):
     passed: tuple[int, ...] = ()
     atk: int = 0
     def_: int = 0
+    cards: tuple[int, ...] = ()  # the bonus cards played in this window (for the itemised test)
     settled: bool = False
 
 

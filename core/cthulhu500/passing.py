@@ -32,6 +32,7 @@ from core.cthulhu500.model import (
     DFreeTest,
     DReroll,
     DWindow,
+    State,
     TDamage,
     TPassTest,
     TPassWin,
@@ -39,7 +40,17 @@ from core.cthulhu500.model import (
     TTie,
 )
 
-__all__ = ["damage", "dmove", "do_pass", "pass_test", "pass_win", "repair", "tie"]
+__all__ = [
+    "damage",
+    "dmove",
+    "do_pass",
+    "pass_sides",
+    "pass_test",
+    "pass_win",
+    "repair",
+    "side_total",
+    "tie",
+]
 
 replace = msgspec.structs.replace
 
@@ -65,11 +76,8 @@ def pass_test(ctx: Ctx, t: TPassTest) -> None:
                 ctx.stack.append(DReroll(seat))
     else:
         ctx.stack.pop()
-        cap = s.config.equipment_cap
-        vx, vy = s.vehicles[t.x], s.vehicles[t.y]
-        nitrous = s.nitrous if t.x == s.active else 0
-        ax = t.dx + speed(vx) + drive(vx) + attack_equipment(vx, cap) + t.atk_bonus + nitrous
-        dy = t.dy + speed(vy) + drive(vy) + defend_equipment(vy, cap) + t.def_bonus
+        att, dfd = pass_sides(s, t)
+        ax, dy = side_total(att), side_total(dfd)
         outcome = "win" if ax > dy else "lose" if ax < dy else "tie"
         ctx.emit(
             ev.PassResolved(
@@ -78,13 +86,50 @@ def pass_test(ctx: Ctx, t: TPassTest) -> None:
                 attacker_total=ax,
                 defender_total=dy,
                 outcome=outcome,
-                nitrous=nitrous,
+                nitrous=att.nitrous,
+                attacker_side=att,
+                defender_side=dfd,
+                cap=s.config.equipment_cap,
             )
         )
         if outcome == "win":
             ctx.stack.append(TPassWin(x=t.x, y=t.y, draft=t.kind == "draft"))
         elif outcome == "tie":
             ctx.stack.append(TTie(x=t.x, y=t.y, c=t.c))
+
+
+def pass_sides(s: State, t: TPassTest) -> tuple[ev.PassSide, ev.PassSide]:
+    """Both sides of test ``t`` as they stand (dice as rolled or re-rolled so far), item by
+    item: C-PASS-TEST step 4 with C-EQUIP-CAP, for the attacker and the defender."""
+    cap = s.config.equipment_cap
+    vx, vy = s.vehicles[t.x], s.vehicles[t.y]
+    atk_cards = tuple(c for c in t.bonus_cards if card(c).effect == "atk_bonus")
+    def_cards = tuple(c for c in t.bonus_cards if card(c).effect == "def_bonus")
+    att = ev.PassSide(
+        die=t.dx,
+        speed=speed(vx),
+        drive=drive(vx),
+        equipment=attack_equipment(vx, cap),
+        equipment_sum=attack_equipment(vx, None),
+        bonus=t.atk_bonus,
+        cards=atk_cards,
+        nitrous=s.nitrous if t.x == s.active else 0,
+    )
+    dfd = ev.PassSide(
+        die=t.dy,
+        speed=speed(vy),
+        drive=drive(vy),
+        equipment=defend_equipment(vy, cap),
+        equipment_sum=defend_equipment(vy, None),
+        bonus=t.def_bonus,
+        cards=def_cards,
+    )
+    return att, dfd
+
+
+def side_total(side: ev.PassSide) -> int:
+    """A side's total: die + Speed + Drive + equipment (capped) + card bonuses + Nitrous."""
+    return side.die + side.speed + side.drive + side.equipment + side.bonus + side.nitrous
 
 
 def pass_win(ctx: Ctx, t: TPassWin) -> None:

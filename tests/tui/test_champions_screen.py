@@ -49,18 +49,34 @@ async def open_table(app: Any, pilot: Any) -> ChampionsTableScreen:
     return screen_of(app)
 
 
+SUMMARIES: list[str] = []  # titles of the lap summaries `my_move` closed (latest game)
+
+
 async def my_move(pilot: Any, screen: ChampionsTableScreen) -> bool:
-    """Wait until seat 0 is asked (True) or the game is over (False)."""
-    await wait_for(
-        pilot,
-        lambda: (
-            screen.fold is not None
-            and (
-                screen.fold.result() is not None
-                or (screen.acting_seat() == 0 and bool(screen.legal_now()))
-            )
-        ),
-    )
+    """Wait until seat 0 is asked (True) or the game is over (False); a lap summary on the way
+    is read (its title kept in `SUMMARIES`) and closed with Enter."""
+    from tui.screens.champions_modals import LapSummary
+
+    app = pilot.app
+    for _ in range(10):
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, LapSummary)
+                or (
+                    screen.fold is not None
+                    and (
+                        screen.fold.result() is not None
+                        or (screen.acting_seat() == 0 and bool(screen.legal_now()))
+                    )
+                )
+            ),
+        )
+        if not isinstance(app.screen, LapSummary):
+            break
+        SUMMARIES.append(app.screen.title_words)
+        await pilot.press("enter")
+        await pilot.pause()
     assert screen.fold is not None
     return screen.fold.result() is None
 
@@ -85,6 +101,7 @@ def cell_text(screen: ChampionsTableScreen, row: int, lane: int) -> str:
 
 async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
     app = champions_app("me,promoter,random", seed=7)
+    SUMMARIES.clear()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_table(app, pilot)
         seen: set[str] = set()
@@ -192,8 +209,15 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
         # The scoreboard ranks the players; every player's money is shown.
         board = plain(screen.query_one(ChampionsScoreboard))
         for seat, money in enumerate(state.money):
-            assert f"${money // 1000}k" in board
-            assert f"{result.ranking.index(seat) + 1}{screen.fold.names[seat]}" in board
+            assert f"${money:,}" in board  # money is written one way: $325,000
+            assert f"{result.ranking.index(seat) + 1}{screen.fold.names[seat][:8]}" in board
+        # Lap 1 ended on a summary that waited for Enter; the game ends on the final results.
+        from tui.screens.champions_modals import LapSummary
+
+        await wait_for(pilot, lambda: isinstance(app.screen, LapSummary) or "Final results" in SUMMARIES)
+        if isinstance(app.screen, LapSummary):
+            SUMMARIES.append(app.screen.title_words)
+        assert SUMMARIES[-2:] == ["Lap 1 is over", "Final results"]
 
 
 # ---------------------------------------------------------------------------------- keys
@@ -325,8 +349,11 @@ async def test_hot_seat_cover_hides_the_last_players_sponsor_cards():
 
     app = champions_app("me,hot:Bea", seed=3)
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        assert app.screen.player == "Ann"  # the first screen is covered too
+        await pilot.press("enter")
         screen = await open_table(app, pilot)
-        await wait_for(pilot, lambda: screen.acting_seat() is not None)
+        await wait_for(pilot, lambda: screen.acting_seat() is not None and app.screen is screen)
         await pilot.press("2")  # Ann drives Blue; Bea chooses next, behind the cover
         await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
         shot = app.export_screenshot().replace("&#160;", " ")

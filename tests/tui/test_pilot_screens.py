@@ -164,7 +164,19 @@ async def test_lobby_lists_tables_live_and_watches_one():
         from textual.widgets import DataTable
 
         row = [str(cell) for cell in lobby.query_one(DataTable).get_row_at(0)]
-        assert row[:3] == [lobby.tables[0].id, "Go 500", "Oval, 500 miles"]
+        assert row[:4] == [lobby.tables[0].id, "Go 500", "waiting", "0"]
+        assert row[5] == "Oval, 500 miles"
+        # At 80 columns the Status and Watching columns are whole on screen (issue 13).
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        grid = lobby.query_one(DataTable)
+        ends = 0
+        for column in list(grid.columns.values())[:4]:
+            ends += column.get_render_width(grid)
+        assert ends <= 80
+        shot = app.export_screenshot().replace("&#160;", " ")
+        assert "Status" in shot
+        assert "Watching" in shot
         await pilot.press("j")  # take the open seat
         await wait_for(
             pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
@@ -211,6 +223,9 @@ async def test_hot_seat_with_hidden_cards_covers_the_table_between_players():
     )
     app.add_local([bob])
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        assert app.screen.player == "Ann"  # the first screen is covered too
+        await pilot.press("enter")
         await wait_for(
             pilot,
             lambda: isinstance(app.screen, GenericTableScreen) and app.screen.fold is not None,

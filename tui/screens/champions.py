@@ -2,7 +2,9 @@
 
 Owns the Champions keys (r roll; 1-5 or a click to pick the three dice to keep and Enter to keep
 them; g Shift Gears; 1-9 or the list to pick a destination, a card's cars or a car to drive; f / b
-to turn a backwards car forward or leave it) and the dice the player has picked (UI state only).
+to turn a backwards car forward or leave it; c the race chart) and the dice the player has picked
+(UI state only). When a lap's money is paid, `LapSummary` waits for Enter (the final results after
+lap 2, naming the tie-break when it decided places).
 Every move goes through the hub; a refused move shows the rules' sentence. Sponsor cards are
 hidden, so hot-seat players get the framework's pass-the-keyboard cover.
 
@@ -16,8 +18,10 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding
 
+from core.champions.model import MoneyAwarded
 from net.hub import StepUpdate
 from tui.fold import TableFold
+from tui.screens.champions_modals import LapSummary, lap_summary_lines
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
 from tui.widgets.champions import (
@@ -38,12 +42,13 @@ class ChampionsTableScreen(TableScreen):
     CSS_PATH: ClassVar = [STYLES / "champions.tcss"]
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
-        Binding("1", "digit(1)", "Pick 1-9"),
+        Binding("1", "digit(1)", "Pick", key_display="1-9"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
         Binding("g", "shift_gears", "Gears"),
         Binding("f", "turn_forward", "Fwd"),
         Binding("b", "leave_backwards", "Leave"),
+        Binding("c", "chart", "Chart"),
     ]
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:
@@ -70,6 +75,9 @@ class ChampionsTableScreen(TableScreen):
             if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
                 self.picked.clear()
         self.first_target = None
+        if any(isinstance(e, MoneyAwarded) for e in self.fold.last_events):
+            title, lines = lap_summary_lines(self.fold.history, self.fold.state, self.fold.names)
+            self.hold_for(LapSummary(title, lines))
 
     # (Textual also runs the base screens' on_mount / on_resize: no super() calls here.)
     def on_resize(self, event: Any) -> None:

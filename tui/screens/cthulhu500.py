@@ -1,8 +1,9 @@
 """The Cthulhu 500 table screen: play cards, pass, pit, react — every choice labelled in words.
 
 Owns the Cthulhu 500 keys (1-9 pick a choice, or toggle a hand card when discarding; Enter the
-highlighted choice; p try to pass; e end your actions; n no reaction) and the cards picked for a
-discard (UI state only). A reaction prompt goes only to the asked seat: everyone else reads
+highlighted choice; p try to pass; e end your actions; n no reaction; i the details of every
+vehicle and hand card; c the race chart) and the cards picked for a discard (UI state only).
+When the race ends the ranking opens over the table (`CthulhuRaceOver`). A reaction prompt goes only to the asked seat: everyone else reads
 "Waiting for reactions…" (never who is being asked). Hands are hidden, so hot-seat players get
 the framework's pass-the-keyboard cover. Every move goes through the hub.
 
@@ -16,14 +17,18 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding
 
+from core.cthulhu500.describe import describe
+from core.cthulhu500.events import RaceEnded
 from net.hub import StepUpdate
 from tui.fold import TableFold
+from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
 from tui.widgets.common import ActionChosen, ActionList
 from tui.widgets.cthulhu500 import (
     CardToggle,
     CthulhuBoard,
+    ShowDetails,
     is_reaction_prompt,
     prompt_words,
     tag_of,
@@ -37,12 +42,14 @@ SUBSET_DECISIONS = ("d_setup_discard", "d_discard")
 class CthulhuTableScreen(TableScreen):
     CSS_PATH: ClassVar = [STYLES / "cthulhu500.tcss"]
     BINDINGS: ClassVar = [
-        Binding("1", "digit(1)", "Pick 1-9"),
+        Binding("1", "digit(1)", "Pick", key_display="1-9"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
-        Binding("p", "tagged('attempt_pass')", "Pass car"),
+        Binding("p", "tagged('attempt_pass')", "Pass"),
         Binding("e", "tagged('end_actions')", "End"),
-        Binding("n", "tagged('pass_reaction')", "No reaction"),
+        Binding("n", "tagged('pass_reaction')", "No react"),
+        Binding("i", "details", "Details"),
+        Binding("c", "chart", "Chart"),
     ]
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:
@@ -61,6 +68,32 @@ class CthulhuTableScreen(TableScreen):
 
     def on_step(self, update: StepUpdate) -> None:
         self.picked.clear()
+        if self.fold is None:
+            return
+        for event in self.fold.last_events:
+            if isinstance(event, RaceEnded):
+                why = describe(event, self.fold.names) or "The race is over."
+                ranking = list(event.ranking)
+                self.hold_for(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))
+
+    def end_hint(self) -> str:
+        return "  c: race chart"
+
+    # ---------------------------------------------------------------- details and chart
+
+    def action_details(self, start: str = "") -> None:
+        if self.fold is None:
+            return
+        seat = self.perspective
+        hands = tuple(getattr(self.fold.state, "hands", ()))
+        hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
+        if not start:
+            start = f"v{seat}" if seat is not None else ""
+        self.app.push_screen(CthulhuDetails(self.fold.state, self.fold.names, hand, start))
+
+    def on_show_details(self, message: ShowDetails) -> None:
+        message.stop()
+        self.action_details(message.key)
 
     def status(self, text: str, *, error: bool = False) -> None:
         """Skip repeating the same line: every repaint of it re-lays out the whole screen."""

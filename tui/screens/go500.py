@@ -78,6 +78,22 @@ class CupStandings(ModalScreen[None]):
         self.dismiss(None)
 
 
+def paint_prompt(name: str, choices: list[tuple[int, str]], width: int) -> str:
+    """The Tradin' Paint prompt, every choice on the one status line: the words shorten, then
+    the names, never the last choice."""
+    for lead in ("press the seat number to hit:", "hit"):
+        text = f"{name}: Tradin' Paint — {lead} " + ", ".join(f"{n} {who}" for n, who in choices)
+        if len(text) <= width:
+            return text + ("." if len(text) < width else "")
+    for cut in range(12, 0, -1):
+        text = f"{name[:cut]}: Tradin' Paint — hit " + ", ".join(
+            f"{n} {who[:cut]}" for n, who in choices
+        )
+        if len(text) <= width:
+            return text
+    return "Tradin' Paint — hit " + " ".join(str(n) for n, _ in choices)
+
+
 class Go500TableScreen(TableScreen):
     HIDDEN_INFORMATION: ClassVar[bool] = False
     BINDINGS: ClassVar = [
@@ -134,8 +150,11 @@ class Go500TableScreen(TableScreen):
             return f"{name}: 1-6 or click dice to save (saving {picked}); r roll the rest, s stop."
         if stage == "paint":
             turn = self.fold.state.turns[seat]
-            options = ", ".join(f"{c + 1} {self.fold.names[c]}" for c in turn.paint_candidates)
-            return f"{name}: Tradin' Paint — press the seat number to hit: {options}."
+            return paint_prompt(
+                name,
+                [(c + 1, self.fold.names[c]) for c in turn.paint_candidates],
+                self.status_width(),
+            )
         return f"{name}, it is your move."
 
     def coach_text(self, seat: int) -> str | None:

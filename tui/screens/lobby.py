@@ -72,7 +72,8 @@ class LobbyScreen(SpeedwayScreen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Table", "Game", "Mode", "Seats", "Status", "Watching")
+        # Status and Watching before the long columns: at 80 columns they always fit.
+        table.add_columns("Table", "Game", "Status", "Watching", "Seats", "Mode")
         table.focus()
         self.follow_lobby()
 
@@ -106,10 +107,10 @@ class LobbyScreen(SpeedwayScreen):
             grid.add_row(
                 info.id + (" (private)" if info.private else ""),
                 self._game_title(info),
-                info.summary,
-                seats_text(info),
                 info.status,
                 str(info.spectators),
+                seats_text(info),
+                info.summary,
                 key=info.id,
             )
         if self.tables:

@@ -29,7 +29,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
-from net.hub import ChatLine, Notice, StepUpdate, TableChanged, Update, Welcome
+from net.hub import ChatLine, Identity, Notice, StepUpdate, TableChanged, Update, Welcome
 from tui.fold import LogLine, TableFold
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
@@ -162,8 +162,8 @@ class TableScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
-        Binding("minus", "speed(-1)", "Slower"),
-        Binding("plus,equals_sign", "speed(1)", "Faster"),
+        Binding("minus", "speed(-1)", "Speed", key_display="-/+"),  # - slower, + faster
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
         Binding("t", "chat", "Chat"),
     ]
 
@@ -178,6 +178,9 @@ class TableScreen(SpeedwayScreen):
         self._pacer: Timer | None = None
         self._leaving = False
         self._title = ""
+        self._first_cover = True  # hot-seat with hidden cards: cover the very first screen too
+        self._last_actor: int | None = None
+        self._holding = False  # a summary is open: playback waits for it (`hold_for`)
 
     # ---------------------------------------------------------------- layout
 
@@ -207,12 +210,9 @@ class TableScreen(SpeedwayScreen):
 
     @work(exclusive=True, group="watch")
     async def _follow(self, seat: int | None) -> None:
-        app = self.speedway
-        who = app.identity
-        if self.fold is not None and seat is not None:
-            who = app.who_for(self.fold.table.seats[seat].identity) or who
+        who = self.watcher(seat)
         try:
-            watch = app.hub.watch(self.table_id, who, seat)
+            watch = self.speedway.hub.watch(self.table_id, who, seat)
         except (ValueError, IllegalAction) as err:
             self.status(str(err), error=True)
             return
@@ -232,12 +232,28 @@ class TableScreen(SpeedwayScreen):
     def on_unmount(self) -> None:
         self._leaving = True
 
+    def watcher(self, seat: int | None) -> Identity:
+        """Who watches from ``seat``: the local identity holding it (a hot-seat player's own,
+        even before the first fold: a game of hot-seat players only has no seat of the app's
+        identity), else the app's identity."""
+        app = self.speedway
+        if seat is None:
+            return app.identity
+        if self.fold is not None:
+            holders = [s.identity for s in self.fold.table.seats]
+        else:
+            info = next((t for t in app.hub.tables(app.identity) if t.id == self.table_id), None)
+            holders = [s.identity for s in info.seats] if info is not None else []
+        held = holders[seat] if 0 <= seat < len(holders) else None
+        return app.who_for(held) or app.identity
+
     def receive(self, update: Update) -> None:
         """Queue an update; bots' steps are played back at the chosen pace."""
         if self.leaving:
             return
         if isinstance(update, Welcome):
             self._queue.clear()
+            self._holding = False
             self.handle_update(update)
             return
         self._queue.append(update)
@@ -251,8 +267,19 @@ class TableScreen(SpeedwayScreen):
         seat = self.fold.table.seats[update.seat]
         return seat.bot is not None and self.speedway.bot_delay > 0
 
+    def hold_for(self, modal: Any) -> None:
+        """Open ``modal`` (a summary that waits for a key) and hold the table's playback behind
+        it: the next steps show once it is closed (they are queued, nothing is lost)."""
+        self._holding = True
+
+        def release(_: object) -> None:
+            self._holding = False
+            self._drain()
+
+        self.app.push_screen(modal, release)
+
     def _drain(self) -> None:
-        while self._queue and self._pacer is None:
+        while self._queue and self._pacer is None and not self._holding:
             update = self._queue[0]
             if self._paced(update):
                 self._pacer = self.set_timer(self.speedway.bot_delay, self._tick)
@@ -262,6 +289,8 @@ class TableScreen(SpeedwayScreen):
 
     def _tick(self) -> None:
         self._pacer = None
+        if self._holding:
+            return
         if self._queue:
             self.handle_update(self._queue.popleft())
         if self._queue and self._paced(self._queue[0]):
@@ -333,24 +362,39 @@ class TableScreen(SpeedwayScreen):
         return self.fold.legal(seat)
 
     def _check_cover(self) -> None:
-        """Hot-seat with hidden information: cover the table and switch perspective."""
+        """Hot-seat with hidden information: cover the table and switch perspective (the
+        first screen too, when more than one player shares this keyboard)."""
         seat = self.acting_seat()
-        if (
-            not self.HIDDEN_INFORMATION
-            or seat is None
-            or seat == self.perspective
-            or self._covering
-            or self.fold is None
-        ):
+        first = self._first_cover
+        self._first_cover = False
+        if not self.HIDDEN_INFORMATION or self._covering or self.fold is None:
+            return
+        if first and self.perspective is not None and len(self.local_seats()) > 1:
+            seat = self.perspective
+        elif seat is None or seat == self.perspective:
             return
         self._covering = True
         name = self.fold.names[seat]
 
         def done(_: bool | None) -> None:
             self._covering = False
-            self.follow(seat)
+            if seat == self.perspective:
+                self.redraw()
+            else:
+                self.follow(seat)
 
         self.app.push_screen(PassKeyboard(name), done)
+
+    def _check_handover(self) -> None:
+        """A "your turn" banner when the keyboard passes from one local player to another."""
+        seat = self.acting_seat()
+        if seat is None or self.fold is None or self._covering:
+            return
+        if self.HIDDEN_INFORMATION and seat != self.perspective:
+            return
+        last, self._last_actor = self._last_actor, seat
+        if last is not None and last != seat and len(self.local_seats()) > 1:
+            self.notify(f"{self.fold.names[seat]}, your turn.", title="Your turn", timeout=3)
 
     def on_action_chosen(self, message: ActionChosen) -> None:
         message.stop()
@@ -433,6 +477,7 @@ class TableScreen(SpeedwayScreen):
         self.board.show(data)
         self.render_status()
         self._check_cover()
+        self._check_handover()
 
     def title_text(self) -> str:
         assert self.fold is not None
@@ -527,6 +572,14 @@ class TableScreen(SpeedwayScreen):
             waiting = ", ".join(fold.names[s] for s in fold.pending) or "the table"
             self.status(f"It is not your move yet; waiting for {waiting}.", error=True)
 
+    def status_width(self) -> int:
+        """How many characters the status line shows on one row (78 before it is laid out)."""
+        try:
+            width = self.query_one(StatusLine).content_size.width
+        except Exception:
+            width = 0
+        return width if width > 0 else 78
+
     def status(self, text: str, *, error: bool = False) -> None:
         with contextlib.suppress(Exception):
             self.query_one(StatusLine).say(text, error=error)
@@ -559,6 +612,14 @@ class TableScreen(SpeedwayScreen):
             self.status(str(err), error=True)
             return
         self.app.pop_screen()
+
+    def action_chart(self) -> None:
+        """The race chart of the game so far (screens that offer it bind `c`)."""
+        if self.fold is None:
+            return
+        from tui.screens.chart import RaceChartScreen
+
+        self.app.push_screen(RaceChartScreen(self.board_data()))
 
     def action_rules(self) -> None:
         self.speedway.show_rules(self.fold.game.id if self.fold else None)

@@ -528,7 +528,12 @@ class ActionList(FastLines, Widget, can_focus=True):
 
 
 class StatusLine(LineBox):
-    """One line: whose turn it is, or the sentence of a refused action."""
+    """One line: whose turn it is, or the sentence of a refused action.
+
+    A refusal too long for one line wraps onto a second (the only time the line grows and the
+    screen re-lays out); if even two lines cannot hold it, the middle gives way so that its end —
+    the "(rule …)" it names — stays on screen.
+    """
 
     DEFAULT_CSS = """
     StatusLine { height: 1; padding: 0 1; background: $boost; }
@@ -545,4 +550,33 @@ class StatusLine(LineBox):
             return
         self._said = (text, error)
         self.set_class(error, "-error")
-        self.show_lines([Text(text)])
+        width = self.content_size.width
+        lines = [Text(text)]
+        if error and width > 0 and len(text) > width:
+            lines = fit_two_lines(text, width)
+        if self.styles.height is None or self.styles.height.value != len(lines):
+            self.styles.height = len(lines)
+        self.show_lines(lines)
+
+
+def fit_two_lines(text: str, width: int) -> list[Text]:
+    """``text`` wrapped onto at most two lines of ``width``; a longer text loses words from its
+    middle, never its "(rule …)" end.
+
+    >>> [str(t) for t in fit_two_lines("You cannot do that now (rule C-PASS-TEST).", 24)]
+    ['You cannot do that now', '(rule C-PASS-TEST).']
+    """
+    from rich.console import Console
+
+    console = Console(width=max(width, 1), color_system=None)
+    pieces = [Text(p.plain.rstrip()) for p in Text(text).wrap(console, width)]
+    if len(pieces) <= 2:
+        return pieces
+    cut = text.rfind("(rule")
+    tail = text[cut:] if cut > 0 else text[-(width - 2) :]
+    rest = " ".join(p.plain for p in pieces[1:])
+    rest = rest[: rest.rfind("(rule")] if cut > 0 and "(rule" in rest else rest
+    room = width - len(tail) - 3  # the second line: as much of the middle as fits, then the end
+    middle = rest[: max(0, room)].rstrip()
+    second = f"{middle} … {tail}" if middle else f"… {tail}"
+    return [pieces[0], Text(second[-width:])]

@@ -18,8 +18,10 @@ from typing import Any
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
 from tui.fold import action_label
@@ -84,6 +86,14 @@ def _seat_name(names: list[str], seat: int | None) -> str:
 
 def _cards(cards: Any) -> str:
     return ", ".join(card_name(c) for c in cards) if cards else "nothing"
+
+
+class ShowDetails(Message):
+    """Show a vehicle (``v<seat>``) or a card (``c<id>``) in full (the screen opens the view)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -198,11 +208,40 @@ def is_reaction_prompt(state: Any) -> bool:
 # ------------------------------------------------------------------------------ widgets
 
 
+def last_pass_words(data: BoardData) -> str | None:
+    """The latest passing test in core's words, until the next action or turn starts."""
+    from core.cthulhu500 import events as ev
+    from core.cthulhu500.describe import describe
+
+    for _state_id, _seat, step in reversed(data.history):
+        for event in reversed(step):
+            if isinstance(event, ev.PassResolved):
+                return describe(event, data.names)
+            if isinstance(event, ev.ActionTaken | ev.TurnStarted):
+                return None
+    return None
+
+
+def test_words(data: BoardData) -> str | None:
+    """What the passing-test lines say: the re-roll decision with both totals, who may take a
+    free test and why (core's wording), else the latest test's result."""
+    from core.cthulhu500.describe import free_test_text, reroll_text
+
+    tag = tag_of(top_task(data.state))
+    if tag == "d_reroll":
+        return f"Re-roll the Car of Cthulhu's die? {reroll_text(data.state, data.names)}"
+    if tag == "d_free_test":
+        return free_test_text(data.state, data.names)
+    return last_pass_words(data)
+
+
 class TurnLine(LineBox):
-    """Whose turn, actions left, discard pile top, draw pile "about N"."""
+    """Whose turn, actions left, discard pile top, draw pile "about N"; the standings (laps,
+    then pack order); and the passing test — the latest result, kept until the next action, or
+    the re-roll / free test decision — wrapped onto two lines."""
 
     DEFAULT_CSS = """
-    TurnLine { height: 1; padding: 0 1; background: $primary 20%; }
+    TurnLine { height: 4; padding: 0 1; background: $primary 20%; }
     """
 
     def show(self, data: BoardData) -> None:
@@ -222,11 +261,55 @@ class TurnLine(LineBox):
             if nitrous:
                 line.append(f" · nitrous +{nitrous}")
         line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
-        self.show_lines([line])
+        lines = [line]
+        if getattr(state, "pack", ()):
+            from core.cthulhu500.describe import standings_text
+
+            lines.append(Text(standings_text(state, data.names), no_wrap=True, overflow="ellipsis"))
+        else:
+            lines.append(Text(""))
+        words = test_words(data)
+        if words:
+            width = max(10, self.content_size.width)
+            wrapped = Text(words, style=BOLD).wrap(self.app.console, width)
+            rows = list(wrapped)[:2]
+            if len(wrapped) > 2:
+                rows[1].truncate(width - 1)
+                rows[1].append("…")
+            lines += rows
+        self.show_lines(lines)
+
+
+def speed_words(marker: int, damaged: bool) -> str:
+    """A vehicle's Speed both ways (the side in use first) and its Complexity."""
+    spec = cards_module().CARDS.get(marker)
+    if spec is None:
+        return ""
+    if damaged:
+        return f"Speed {spec.speed_damaged} dmg ({spec.speed} fixed) · Complexity {spec.complexity}"
+    return f"Speed {spec.speed} (dmg {spec.speed_damaged}) · Complexity {spec.complexity}"
+
+
+def pin_rows(rows: list[list[Text]], mine: int | None, height: int) -> list[list[Text]]:
+    """The vehicles that fit in ``height`` lines, leader first; this viewer's own vehicle is
+    pinned to the last place shown when it would fall below the box."""
+    shown: list[list[Text]] = []
+    used = 0
+    for row in rows:
+        if used + len(row) > height:
+            break
+        shown.append(row)
+        used += len(row)
+    if mine is None or mine < len(shown) or mine >= len(rows):
+        return shown
+    while shown and sum(len(r) for r in shown) + len(rows[mine]) > height:
+        shown.pop()
+    return [*shown, rows[mine]]
 
 
 class PackView(LineBox):
-    """The circular pack, leader first: two lines per vehicle, or one when they do not fit."""
+    """The circular pack, leader first: two lines per vehicle, or one when they do not fit;
+    your own vehicle is pinned into view when the pack is longer than the box."""
 
     def show(self, data: BoardData) -> None:
         state = data.state
@@ -242,9 +325,13 @@ class PackView(LineBox):
         active = getattr(state, "active", -1)
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
-        two_lines = 2 * len(pack) <= max(1, self.size.height)
-        lines: list[Text] = []
+        height = max(1, self.size.height)
+        two_lines = 2 * len(pack) <= height
+        rows: list[list[Text]] = []
+        mine: int | None = None
         for place, seat in enumerate(pack):
+            if seat == data.perspective:
+                mine = place
             v = vehicles[seat]
             asked = seat in data.pending and not secret
             marker = "▶" if seat == active or asked else " "
@@ -262,6 +349,8 @@ class PackView(LineBox):
             detail = Text(no_wrap=True, overflow="ellipsis")
             detail.append("     " if two_lines else " · ")
             detail.append(f"lap {v.laps}", style=BOLD)
+            if v.marker:
+                detail.append(f" · {speed_words(v.marker, v.damaged)}")
             detail.append(f" · hand {len(hand)}", style=DIM)
             if seat in marked:
                 detail.append(" ☣ " + ", ".join(card_name(c) for c in marked[seat]), style=BOLD)
@@ -274,15 +363,36 @@ class PackView(LineBox):
                 parts.append(f"tires {card_name(v.tires)}")
             detail.append(" · " + " · ".join(parts), style=DIM)
             if two_lines:
-                lines += [out, detail]
+                rows.append([out, detail])
             else:
                 out.append_text(detail)
-                lines.append(out)
-        self.show_lines(lines)
+                rows.append([out])
+        shown = pin_rows(rows, mine, height)
+        seats = {id(row): seat for row, seat in zip(rows, pack, strict=True)}
+        self._line_seats = [seats[id(row)] for row in shown for _line in row]
+        self.show_lines([line for row in shown for line in row])
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a vehicle asks the screen to show it in full."""
+        line_seats = getattr(self, "_line_seats", [])
+        if 0 <= event.y < len(line_seats):
+            self.post_message(ShowDetails(f"v{line_seats[event.y]}"))
 
 
 class HandView(Static):
-    """This viewer's hand: numbered cards with short effect texts; picked cards marked."""
+    """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
+    on a card asks the screen to show it in full."""
+
+    def on_click(self, event: events.Click) -> None:
+        hand = getattr(self, "_hand", [])
+        width = max(1, self.content_size.width - 2)  # the grid's text column
+        y = 0
+        for cid in hand:
+            rows = 1 + len(Text(card_text(cid)).wrap(self.app.console, width))
+            if y <= event.y < y + rows:
+                self.post_message(ShowDetails(f"c{cid}"))
+                return
+            y += rows
 
     def show(self, data: BoardData) -> None:
         state = data.state
@@ -314,6 +424,7 @@ class HandView(Static):
         if key == getattr(self, "_shown", None):
             return
         self._shown = key
+        self._hand = hand
         # A grid keeps a long effect text indented under its card name when it wraps.
         grid = Table.grid()
         grid.add_column(width=2, no_wrap=True)
@@ -333,7 +444,7 @@ class CthulhuBoard(Board):
 
     DEFAULT_CSS = """
     CthulhuBoard {
-        layout: grid; grid-size: 2 3; grid-columns: 3fr 2fr; grid-rows: 1 1fr 10;
+        layout: grid; grid-size: 2 3; grid-columns: 3fr 2fr; grid-rows: 4 1fr 1fr;
     }
     CthulhuBoard TurnLine { column-span: 2; }
     CthulhuBoard PackView { height: 1fr; border: round $panel-lighten-2; padding: 0 1 0 0; }

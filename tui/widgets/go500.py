@@ -23,7 +23,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog
+from tui.widgets.common import LineBox, RaceLog, tag_of
 
 ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
@@ -107,6 +107,7 @@ class DieView:
     lost: bool = False
     selected: bool = False
     empty: bool = False  # an empty slot (the die is on the other row)
+    pickable: bool = False  # the viewer may pick it to save now: only then its key is shown
 
 
 def _center(text: str, width: int) -> str:
@@ -125,7 +126,7 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
     if view.removed and view.face is None:
         top, word = "✗", "OUT"
     elif view.lost:
-        top, word = "—", "NO FACE"
+        top, word = "LOST", "WHEEL"  # Lost Wheel: no face this roll (in full at every width)
     body = DIE_STYLE[die_kind(view.die)]
     if kind in FLAG_STYLE:
         body = (FLAG_STYLE_CB if colour_blind else FLAG_STYLE)[kind]
@@ -136,7 +137,7 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
         bottom_border = "╰" + _center(f"SAVE {KEYS.get(view.die, '')}".strip(), inner) + "╯"
     elif view.saved:
         bottom_border = "╰" + _center("SAVED", inner) + "╯"
-    elif view.die in KEYS:
+    elif view.die in KEYS and view.pickable:
         key = f"[{KEYS[view.die]}]"
         bottom_border = "╰─" + key + "─" * (inner - 1 - len(key)) + "╯"
     else:
@@ -238,6 +239,11 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
                     "red",
                 )
             )
+        elif name == "ChaosStruck":
+            from core.go500.describe import describe
+
+            words = describe(event, names) or "Table chaos"
+            out.append((f"✸ TABLE CHAOS — {words.upper()}", "yellow"))
         elif name == "PaintTraded":
             target = "nobody" if event.target is None else names[event.target]
             out.append((f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"))
@@ -307,6 +313,9 @@ class DiceTray(LineBox):
             caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
             return blank, shelf, [], caption
         row, shelf = [], []
+        can_save = data.acting == seat and any(
+            tag_of(a) == "save_and_roll" for a in data.legal
+        )
         for i, die in enumerate(ROW_DICE):
             face = turn.faces[i]
             saved = bool(turn.saved[i])
@@ -317,7 +326,12 @@ class DiceTray(LineBox):
                 shelf.append(DieView(die, face, saved=True, removed=removed))
             else:
                 selected = die in data.selected and data.acting == seat
-                row.append(DieView(die, face, removed=removed, lost=lost, selected=selected))
+                pickable = can_save and not removed and not lost and face is not None
+                row.append(
+                    DieView(
+                        die, face, removed=removed, lost=lost, selected=selected, pickable=pickable
+                    )
+                )
                 shelf.append(DieView(die, None, empty=True))
         extra = []
         if turn.pit is not None:

@@ -5,8 +5,9 @@ is a container of one widget per key that it removes and mounts again every time
 change (a screen opening, the focus moving): with many sessions in one process that is CPU every
 other player waits for. This one is a single `LineBox`: it writes "key description" pairs for the
 bindings the screen shows (one per action, as `Footer` does; a binding the screen reports as
-disabled is dimmed, one it hides is left out) and repaints only when that line changes. A click
-on a key presses it.
+disabled is dimmed, one it hides is left out) and repaints only when that line changes; keys that
+do not fit one row wrap onto a second (the height changes only then). A click on a key presses
+it.
 
 Must not: decide what a key does (that is each screen's `BINDINGS` and `check_action`).
 """
@@ -39,11 +40,17 @@ class KeyFooter(LineBox):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._spots: list[tuple[int, int, str, str]] = []  # (x from, x to, key, description)
+        # (row, x from, x to, key, description)
+        self._spots: list[tuple[int, int, int, str, str]] = []
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
         self.call_after_refresh(self.draw)
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        if self.is_attached:
+            self.draw()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
@@ -58,28 +65,45 @@ class KeyFooter(LineBox):
         text_style = self.get_component_rich_style("key-footer--description")
         dim = Style(dim=True)
         seen: set[str] = set()
-        line = Text(no_wrap=True, overflow="crop")
-        spots: list[tuple[int, int, str, str]] = []
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        width = self.size.width - self.gutter.width
+        lines = [Text(no_wrap=True, overflow="crop")]
+        spots: list[tuple[int, int, int, str, str]] = []
+        words: set[str] = set()
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if not binding.show or binding.action in seen:
                 continue
+            if node is self.app and binding.description in words:
+                continue  # the app's ctrl+q "Quit" when the screen's own q already says it
             seen.add(binding.action)
-            start = line.cell_len
+            words.add(binding.description)
             key = self.app.get_key_display(binding)
+            size = len(key) + len(binding.description) + 3
+            line = lines[-1]
+            if line.cell_len and width > 0 and line.cell_len + size > width and len(lines) < 2:
+                line = Text(no_wrap=True, overflow="crop")  # the keys wrap onto a second row
+                lines.append(line)
+            start = line.cell_len
             line.append(f" {key} ", style=key_style + dim if not enabled else key_style)
             line.append(f"{binding.description} ", style=text_style + dim if not enabled else text_style)
-            spots.append((start, line.cell_len, binding.key, binding.description))
+            spots.append((len(lines) - 1, start, line.cell_len, binding.key, binding.description))
         self._spots = spots
-        self.show_lines([line])
+        if self.styles.height is None or self.styles.height.value != len(lines):
+            self.styles.height = len(lines)  # a relayout only when the keys need another row
+        self.show_lines(lines)
 
     @property
     def shown(self) -> dict[str, tuple[int, int]]:
         """Each key's description and the columns it takes (those past the width are cut off)."""
         width = self.size.width - self.gutter.width
-        return {d: (a, min(b, width)) for a, b, _k, d in self._spots if a < width}
+        return {d: (a, min(b, width)) for _r, a, b, _k, d in self._spots if a < width}
+
+    @property
+    def rows(self) -> int:
+        """How many rows the keys take (two when one row cannot hold them)."""
+        return 1 + max((r for r, *_ in self._spots), default=0)
 
     def on_click(self, event: events.Click) -> None:
-        for start, end, key, _description in self._spots:
-            if start <= event.x < end:
+        for row, start, end, key, _description in self._spots:
+            if row == event.y and start <= event.x < end:
                 self.app.simulate_key(key.split(",")[0])
                 return

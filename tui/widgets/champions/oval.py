@@ -215,12 +215,27 @@ class OvalTrack(FastLines, Widget):
         who = names[active] if 0 <= active < len(names) else "?"
         if data.result is not None:
             winner = names[data.result.ranking[0]] if data.result.ranking else "?"
-            top = Text(f"Race over — {winner} is the Champion"[:width], style=Style(bold=True))
+            words = Text(f"Race over — {winner} is the Champion", style=Style(bold=True))
+            for n, piece in enumerate(list(words.wrap(self.app.console, width))[:4]):
+                canvas.put(x0, y0 + n, piece)  # whole, on as many lines as it needs
+            return
         elif phase == "choose_car":
             top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
         else:
             top = Text(f"Lap {lap}/2 · {who}'s turn"[:width], style=Style(bold=True))
         canvas.put(x0, y0, top)
+        card = card_of(getattr(state, "card_in_play", None))
+        if card is not None:
+            # The card in play takes the lines under the title, wrapped (whole in the log too).
+            words = Text.assemble(("Card: ", "bold"), (f"{card.name} — {card.text}", ""))
+            pieces = list(words.wrap(self.app.console, width))
+            if len(pieces) > 3:
+                pieces = pieces[:3]
+                pieces[2].truncate(width - 1)
+                pieces[2].append("…")
+            for n, piece in enumerate(pieces):
+                canvas.put(x0, y0 + 1 + n, piece)
+            return
         faces, kept, done, caption = dice_view(data)
         picked = {int(p[1:]) for p in data.selected if p.startswith("d") and p[1:].isdigit()}
         slot = 9 if wide else 6
@@ -248,11 +263,8 @@ class OvalTrack(FastLines, Widget):
                 marks.append(mark.ljust(slot)[:slot], style=PICK if die in picked else DIM)
             canvas.put(x0, y0 + 1, chips)
             canvas.put(x0, y0 + 2, marks)
-        card = card_of(getattr(state, "card_in_play", None))
         line4: Text
-        if card is not None:
-            line4 = Text.assemble(("Card: ", "bold"), (f"{card.name} — {card.text}", ""))
-        elif caption:
+        if caption:
             line4 = Text(caption, style=DIM)
         elif phase == "roll":
             line4 = Text(f"{who} to roll the dice", style=DIM)

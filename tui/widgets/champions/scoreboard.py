@@ -74,7 +74,7 @@ class ChampionsScoreboard(LineBox):
                 out.append_text(car_chip(state, colour, letter=True))
             else:
                 out.append(" —")
-            out.append(" " + money_words(money[seat] if seat < len(money) else 0, short=True))
+            out.append(" " + money_words(money[seat] if seat < len(money) else 0))
             # line 2: sponsors, Shift Gears, place
             out.append("\n ")
             hand = sponsors[seat] if seat < len(sponsors) else ()

@@ -55,10 +55,11 @@ def car_chip(state: Any, colour: int, *, letter: bool = False) -> Text:
     return Text(label, style=car_style(colour))
 
 
-def money_words(amount: int, *, short: bool = False) -> str:
-    if short and amount >= 1000:
-        return f"${amount // 1000}k"
-    return f"${amount:,}"
+def money_words(amount: int) -> str:
+    """Money as core writes it, everywhere: ``$325,000`` (never ``$325k``)."""
+    from core.champions.describe import money_words as words
+
+    return words(amount)
 
 
 def ordinal(n: int) -> str:

@@ -1,0 +1,85 @@
+"""NASCAR Champions screens that open over the table once: the end of a lap and the results.
+
+Owns `LapSummary`: when a lap's money is paid it waits for a key and says, in core's words, the
+places, the revealed Sponsor cards and each player's payout (prize + sponsors), then every
+player's money so far; after lap 2 it is the final results — the ranking and, when equal money
+was decided by the lap-2 finish, which tie-break decided it (N-TIEBREAK).
+`lap_summary_lines` builds those lines from the table's history (tests read them).
+Must not: hold or change game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from core.champions.describe import describe, money_words, ordinal, tiebreak_text
+from core.champions.model import (
+    GameEnded,
+    LapCalled,
+    LapEnded,
+    MoneyAwarded,
+    SponsorsRevealed,
+)
+from tui.widgets.keys import KeyFooter
+
+SUMMED = (LapCalled, LapEnded, SponsorsRevealed, MoneyAwarded)
+
+
+def lap_summary_lines(
+    history: Sequence[tuple[int, int | None, list[Any]]], state: Any, names: list[str]
+) -> tuple[str, list[str]]:
+    """The title and lines of the summary of the lap whose money was just paid."""
+    events: list[Any] = []
+    for _sid, _seat, step in reversed(history):
+        events[:0] = step
+        if any(isinstance(e, LapEnded | LapCalled) for e in step):
+            break
+    lap = next((e.lap for e in events if isinstance(e, LapEnded)), getattr(state, "lap", 1))
+    lines = [w for e in events if isinstance(e, SUMMED) and (w := describe(e, names))]
+    ended = next((e for e in events if isinstance(e, GameEnded)), None)
+    if ended is None:
+        lines.append("")
+        lines.append(
+            "Money so far: "
+            + ", ".join(f"{names[s]} {money_words(state.money[s])}" for s in range(len(names)))
+            + "."
+        )
+        return f"Lap {lap} is over", lines
+    lines.append("")
+    if len(names) > 1:
+        for place, seat in enumerate(ended.ranking):
+            lines.append(f"{ordinal(place + 1)}  {names[seat]}  {money_words(state.money[seat])}")
+        lines += tiebreak_text(ended.ranking, state, names)
+    final = describe(ended, names)
+    if final:
+        lines.append(final)
+    return "Final results", lines
+
+
+class LapSummary(ModalScreen[None]):
+    """A lap's end (or the final results), waiting for Enter."""
+
+    BINDINGS: ClassVar = [Binding("enter,escape", "close", "Continue")]
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self.title_words = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lap-box"):
+            yield Static(self.title_words, id="lap-title")
+            with VerticalScroll(id="lap-scroll"):
+                yield Static("\n".join(self.lines), id="lap-lines")
+            yield Static("Enter: continue", classes="hint")
+        yield KeyFooter()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
