@@ -10,7 +10,7 @@ a few microseconds per step and never blocks the loop on disk.
 Lines: ``{"k": "step", "t": T, "table": ID, "state": N, "viewers": V}``,
 ``{"k": "gc", "t": T, "gen": G, "ms": D, "cpu_ms": C, "collected": N}`` (``ms`` is the wall time
 of the pause, ``cpu_ms`` the thread's CPU time in it: on a loaded machine the first grows when the
-process is descheduled mid-collection), ``{"k": "mark", "t": T, "what": S}``.
+process is descheduled mid-collection; pauses under 1 ms are counted, not written), ``{"k": "mark", "t": T, "what": S}``.
 
 Must not: change what the hub does, import tui, or write on the event loop's critical path.
 """
@@ -36,6 +36,7 @@ class Trace:
         self._gc_start = 0.0
         self._gc_cpu_start = 0.0
         self.longest_gc_ms = 0.0
+        self.collections = 0
         gc.callbacks.append(self._on_gc)
 
     def step(self, table_id: str, state_id: int, viewers: int) -> None:
@@ -48,11 +49,16 @@ class Trace:
         self._buffer.append(json.dumps({"k": "mark", "t": time.monotonic(), "what": what}))
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        # Called twice for every collection (dozens a second): keep it to two clock reads,
+        # and write a record only for a pause of a millisecond or more.
         if phase == "start":
             self._gc_start = time.perf_counter()
             self._gc_cpu_start = time.thread_time()
             return
         ms = (time.perf_counter() - self._gc_start) * 1000
+        self.collections += 1
+        if ms < 1.0:
+            return
         cpu = (time.thread_time() - self._gc_cpu_start) * 1000
         self.longest_gc_ms = max(self.longest_gc_ms, ms)
         self._buffer.append(

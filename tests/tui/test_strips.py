@@ -40,3 +40,15 @@ def test_a_used_strip_leaves_no_cycle_behind():
         assert gc.collect() == 0, "every strip was freed when it was dropped"
     finally:
         gc.enable()
+
+
+def test_caches_are_made_when_first_used_and_unknown_names_still_fail():
+    s = _strip()
+    assert s.crop(0, 5).text == "hello"
+    assert s.crop(0, 5) is s.crop(0, 5), "the crop cache, made on first use, works"
+    try:
+        s.no_such_thing  # noqa: B018
+    except AttributeError as err:
+        assert "no_such_thing" in str(err)
+    else:
+        raise AssertionError("an unknown attribute must still raise")
