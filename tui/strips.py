@@ -1,4 +1,4 @@
-"""Textual's `Strip` without reference cycles and without seven caches made up front.
+"""No reference cycles from Textual's `Strip` caches: garbage that reference counting frees.
 
 Owns `install`. Textual's `Strip` memoises its own results, and two of its methods return the
 strip itself and store *itself* in its own cache when there is nothing to do: `divide` at a
@@ -9,14 +9,8 @@ of objects every few seconds and collections of 100 ms and more (measured with t
 benchmark's GC trace). Returning the strip without caching it gives the same result, costs one
 comparison, and lets a strip die the moment it is dropped.
 
-Every `Strip` also made seven small caches in its constructor (about fifteen objects for the
-collector to track, for every line of every frame); most strips are thrown away before any
-cache is used. Here a strip makes each cache the first time a method asks for it (slots are
-filled on first use by `__getattr__`), which removed about a twelfth of the server's CPU at 100
-sessions (py-spy: `Strip.__init__` 8 % of samples) and most of the young collections' work.
-
-Textual is pinned exactly (pyproject); the test `tests/tui/test_strips.py` checks the results,
-that no cycle is left and that caches appear when used. Must not: change any strip a method
+Textual is pinned exactly (pyproject); the test `tests/tui/test_strips.py` checks the results
+and that no cycle is left. Must not: change any strip a method
 returns.
 """
 
@@ -25,42 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from textual.cache import FIFOCache
 from textual.strip import Strip
 
 __all__ = ["install"]
 
 _installed = False
-_CACHE_SIZES = {  # as Textual's Strip.__init__ makes them
-    "_divide_cache": 4,
-    "_crop_cache": 16,
-    "_style_cache": 16,
-    "_filter_cache": 4,
-    "_line_length_cache": 4,
-    "_crop_extend_cache": 4,
-    "_offsets_cache": 4,
-}
-
-
-def _lean_init(self: Strip, segments: Iterable[Any], cell_length: int | None = None) -> None:
-    self._segments = list(segments)
-    self._cell_length = cell_length
-    self._render_cache = None
-    self._link_ids = None
-    self._cell_count = None
-
-
-def _cache_on_first_use(self: Strip, name: str) -> Any:
-    size = _CACHE_SIZES.get(name)
-    if size is None:
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-    cache: FIFOCache[Any, Any] = FIFOCache(size)
-    setattr(self, name, cache)
-    return cache
-
-
 def install() -> None:
-    """Patch `Strip` once per process (idempotent): no self-cycles, caches made on first use."""
+    """Patch `Strip.divide` and `Strip.crop_extend` once per process (idempotent)."""
     global _installed
     if _installed:
         return
@@ -80,7 +45,5 @@ def install() -> None:
             return self
         return crop_extend(self, start, end, style)
 
-    Strip.__init__ = _lean_init  # type: ignore[method-assign]
-    Strip.__getattr__ = _cache_on_first_use  # type: ignore[attr-defined]
     Strip.divide = divide_without_self_cycle  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_without_self_cycle  # type: ignore[method-assign]
