@@ -15,6 +15,7 @@ import sys
 
 import asyncssh
 import pytest
+from textual.app import ScreenStackError
 
 from core import registry
 from net.hub import Identity, SeatSpec, TableSpec
@@ -49,7 +50,11 @@ async def at_table(server, name: str) -> None:
         for session in server.sessions:
             app = session.app
             if app is not None and session.conn.identity_id == fp:
-                return type(app.screen).__name__.endswith("TableScreen")
+                try:
+                    screen = app.screen
+                except ScreenStackError:  # the app is starting: no screen yet
+                    return False
+                return type(screen).__name__.endswith("TableScreen")
         return False
 
     await until(there)
