@@ -29,9 +29,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 from collections.abc import Callable, Sequence
+from math import sqrt
 from typing import Any
 
 import msgspec
+
+from core.rng import Pcg32
 
 __all__ = [
     "Analysis",
@@ -459,6 +462,18 @@ _ANALYSERS: dict[str, str] = {
 
 def has_analyser(game_id: str) -> bool:
     return game_id in _ANALYSERS
+
+
+def rollout_chance(seed: int, step: int, index: int) -> Pcg32:
+    """The chance stream ``index`` of the rollouts at ``step`` (same seed, same numbers)."""
+    return Pcg32(seed ^ ((step * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)), stream=index)
+
+
+def rollout_option(label: str, values: Sequence[float]) -> Option:
+    """An option valued by rollouts: their mean, and its standard error as the spread."""
+    mean = sum(values) / len(values)
+    var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
+    return Option(label=label, value=mean, spread=sqrt(var / len(values)))
 
 
 def analysis_seed(content: bytes) -> int:

@@ -20,10 +20,19 @@ sampling comes from a `Pcg32` seeded by the analysis seed, the step and the roll
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import sqrt
 from typing import Any
 
-from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
+from core.analysis import (
+    Analysis,
+    Chain,
+    Option,
+    Progress,
+    Settings,
+    Watch,
+    finish,
+    rollout_chance,
+    rollout_option,
+)
 from core.champions import rules
 from core.champions.bots import promoter_bot
 from core.champions.describe import action_label, face_name
@@ -97,10 +106,6 @@ def _rollout(state: ChampionsState, seat: int, lap: int, until_turn: int, chance
     return projected_money(state, seat)
 
 
-def _stream(seed: int, step: int, index: int) -> Pcg32:
-    return Pcg32(seed ^ ((step * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)), stream=index)
-
-
 def value_options(
     state: ChampionsState,
     seat: int,
@@ -122,20 +127,18 @@ def value_options(
     until = view.turn + view.n_seats * horizon if horizon > 0 else 0
     guesses: list[ChampionsState] = []
     for r in range(rollouts):
-        guess = guess_table(view, seat, _stream(seed, step, 2 * r))
+        guess = guess_table(view, seat, rollout_chance(seed, step, 2 * r))
         guesses.append(guess if guess is not None else view)
     out = []
     for action in legal:
         values = []
         for r, guess in enumerate(guesses):
-            chance = _stream(seed, step, 2 * r + 1)
+            chance = rollout_chance(seed, step, 2 * r + 1)
             after = guess
             for event in rules.step(guess, seat, action, chance):
                 after = evolve(after, event)
             values.append(_rollout(after, seat, lap, until, chance) - before)
-        mean = sum(values) / len(values)
-        var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
-        out.append(Option(label=label(view, action), value=mean, spread=sqrt(var / len(values))))
+        out.append(rollout_option(label(view, action), values))
     return out
 
 

@@ -25,12 +25,22 @@ rollouts) and the public facts of a test (the chances).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import sqrt
 from typing import Any
 
 from msgspec.structs import replace
 
-from core.analysis import Analysis, Chain, ChanceNode, Option, Progress, Settings, Watch, finish
+from core.analysis import (
+    Analysis,
+    Chain,
+    ChanceNode,
+    Option,
+    Progress,
+    Settings,
+    Watch,
+    finish,
+    rollout_chance,
+    rollout_option,
+)
 from core.cthulhu500 import engine
 from core.cthulhu500 import events as ev
 from core.cthulhu500.board import ahead, attack_equipment, defend_equipment, drive, speed
@@ -173,10 +183,6 @@ def _rollout(state: State, seat: int, until_turn: int, chance: Pcg32) -> float:
     return standing(state, seat)
 
 
-def _stream(seed: int, step: int, index: int) -> Pcg32:
-    return Pcg32(seed ^ ((step * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)), stream=index)
-
-
 def value_options(
     state: State,
     seat: int,
@@ -194,7 +200,7 @@ def value_options(
     v = view(state, seat)
     guesses = []
     for r in range(rollouts):
-        guess = guess_table(v, seat, _stream(seed, step, 2 * r))
+        guess = guess_table(v, seat, rollout_chance(seed, step, 2 * r))
         if guess is None:
             return None
         guesses.append(guess)
@@ -204,16 +210,12 @@ def value_options(
     for action in legal:
         values = []
         for r, guess in enumerate(guesses):
-            chance = _stream(seed, step, 2 * r + 1)
+            chance = rollout_chance(seed, step, 2 * r + 1)
             after = guess
             for event in engine.step(guess, seat, action, chance):
                 after = evolve(after, event)
             values.append(_rollout(after, seat, until, chance))
-        mean = sum(values) / len(values)
-        var = sum((x - mean) ** 2 for x in values) / max(1, len(values) - 1)
-        out.append(
-            Option(label=action_text(action, labels), value=mean, spread=sqrt(var / len(values)))
-        )
+        out.append(rollout_option(action_text(action, labels), values))
     return out
 
 
