@@ -287,7 +287,6 @@ async def run_load(
     settle: float = 3.0,
     probe: bool = True,
     one_table: bool = False,
-    rss_samples: int = 2,
     flood: bool = False,
 ) -> LoadResult:
     """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc)."""
@@ -334,8 +333,6 @@ async def run_load(
                 flooder.cancel()
             cpu1 = server.cpu_seconds()
             rss_end = server.rss_mib()
-            for _ in range(rss_samples - 1):
-                pass
         finally:
             await server.stop()
             for c in clients:

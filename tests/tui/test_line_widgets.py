@@ -39,6 +39,19 @@ class Host(App[None]):
         self.chosen.append(message.action)
 
 
+def spy_refreshes(widget: Any) -> list[tuple[Region, ...]]:
+    """The regions of every later ``refresh`` of ``widget`` (it still refreshes)."""
+    dirty: list[tuple[Region, ...]] = []
+    original = widget.refresh
+
+    def spy(*regions: Region, **kwargs: Any) -> Any:
+        dirty.append(regions)
+        return original(*regions, **kwargs)
+
+    widget.refresh = spy
+    return dirty
+
+
 def lines(n: int, start: int = 0) -> list[LogLine]:
     return [LogLine(0, None, f"line {i}") for i in range(start, start + n)]
 
@@ -71,14 +84,7 @@ async def test_adding_a_line_repaints_only_its_rows_until_the_page_turns():
         log = app.query_one(RaceLog)
         log.set_lines(lines(2))
         await pilot.pause()
-        dirty: list[tuple[Region, ...]] = []
-        original = log.refresh
-
-        def spy(*regions: Region, **kwargs: Any) -> Any:
-            dirty.append(regions)
-            return original(*regions, **kwargs)
-
-        log.refresh = spy  # type: ignore[method-assign]
+        dirty = spy_refreshes(log)
         log.add_lines(lines(1, 2))
         assert dirty == [(Region(0, 2, log.content_size.width, 1),)]
 
@@ -153,14 +159,7 @@ async def test_a_linebox_repaints_only_the_rows_whose_text_changed():
         box = app.query_one(LineBox)
         box.show_lines([Text("a"), Text("b"), Text("c")])
         await pilot.pause()
-        dirty: list[tuple[Region, ...]] = []
-        original = box.refresh
-
-        def spy(*regions: Region, **kwargs: Any) -> Any:
-            dirty.append(regions)
-            return original(*regions, **kwargs)
-
-        box.refresh = spy  # type: ignore[method-assign]
+        dirty = spy_refreshes(box)
         box.show_lines([Text("a"), Text("B"), Text("c")])
         box.show_lines([Text("a"), Text("B"), Text("c")])  # the same again: nothing to paint
         assert dirty == [(Region(0, 1, box.size.width, 1),)]

@@ -55,7 +55,6 @@ class CthulhuTableScreen(TableScreen):
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__(table_id=table_id, seat=seat)
         self.picked: set[int] = set()
-        self._said: tuple[str, bool] | None = None
 
     def make_board(self) -> Board:
         return CthulhuBoard(id="board")
@@ -94,13 +93,6 @@ class CthulhuTableScreen(TableScreen):
     def on_show_details(self, message: ShowDetails) -> None:
         message.stop()
         self.action_details(message.key)
-
-    def status(self, text: str, *, error: bool = False) -> None:
-        """Skip repeating the same line: every repaint of it re-lays out the whole screen."""
-        if (text, error) == self._said:
-            return
-        self._said = (text, error)
-        super().status(text, error=error)
 
     def title_text(self) -> str:
         assert self.fold is not None

@@ -74,8 +74,7 @@ class LobbyScreen(SpeedwayScreen):
         table = self.query_one(DataTable)
         # Status and Watching before the long columns: at 80 columns they always fit.
         table.add_columns("Table", "Game", "Status", "Watching", "Seats", "Mode")
-        table.focus()
-        self.follow_lobby()
+        table.focus()  # the list is followed from on_screen_resume (every showing, the first too)
 
     def on_screen_suspend(self) -> None:
         # Under a table screen nobody sees the list: stop following it, so one table's change
@@ -84,8 +83,7 @@ class LobbyScreen(SpeedwayScreen):
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
-        if self.is_mounted:
-            self.follow_lobby()
+        self.follow_lobby()
 
     @work(exclusive=True, group="lobby")
     async def follow_lobby(self) -> None:

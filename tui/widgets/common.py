@@ -501,11 +501,9 @@ class ActionList(FastLines, Widget, can_focus=True):
         self._strips.clear()
 
     def on_focus(self) -> None:
-        self._strips.clear()
-        self.refresh()
+        self.refresh()  # the highlight's colour follows focus (strips are keyed by it)
 
     def on_blur(self) -> None:
-        self._strips.clear()
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
