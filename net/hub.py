@@ -23,6 +23,8 @@ import msgspec
 __all__ = [
     "ChatLine",
     "Hub",
+    "HubError",
+    "HubErrorKind",
     "Identity",
     "Notice",
     "SeatInfo",
@@ -35,6 +37,36 @@ __all__ = [
     "Watch",
     "Welcome",
 ]
+
+
+HubErrorKind = Literal[
+    "no-such-table",
+    "seat-taken",
+    "not-seated",
+    "table-stopped",
+    "rate-limited",
+    "config-refused",
+    "bus-down",
+]
+
+
+class HubError(ValueError):
+    """A request the hub refuses, with its ``kind`` and one sentence a player can read.
+
+    Kinds (in the manner of boardgame.io's error types): ``no-such-table`` (unknown id or code,
+    or a private table one may not see), ``seat-taken``, ``not-seated`` (acting for a seat one
+    does not hold, or before the race starts), ``table-stopped`` (its durable log failed or a
+    bot crashed — not "game over"), ``rate-limited`` (chat, invite codes), ``config-refused``
+    (a table the game or the server's policy does not allow, a shutting-down server) and
+    ``bus-down`` (a request that needs the shared bus while it is unreachable).
+
+    It is a `ValueError` so front ends that show "a sentence the hub refused with" keep one
+    ``except``; a rules refusal stays a `core.game.IllegalAction`.
+    """
+
+    def __init__(self, kind: HubErrorKind, sentence: str) -> None:
+        super().__init__(sentence)
+        self.kind: HubErrorKind = kind
 
 
 class Identity(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,14 +158,16 @@ Update = Welcome | StepUpdate | TableChanged | ChatLine | Notice
 class Watch(Protocol):
     """One viewer's stream of updates for one table. Iterate it; `close()` when done."""
 
+    closed: bool  # the stream has ended (closed by the viewer, or by the hub)
+
     def __aiter__(self) -> AsyncIterator[Update]: ...
 
     async def close(self) -> None: ...
 
 
 class Hub(Protocol):
-    """Everything a front end may do. Errors are `core.game.IllegalAction` (a sentence to show)
-    or `ValueError` with a sentence (bad table id, seat taken, config refused)."""
+    """Everything a front end may do. Errors are `core.game.IllegalAction` (the rules refuse:
+    a sentence to show) or `HubError` (the hub refuses: a kind and a sentence)."""
 
     def tables(self, who: Identity) -> list[TableInfo]:
         """Tables ``who`` may see: public ones, plus private ones they sit at."""
@@ -170,3 +204,12 @@ class Hub(Protocol):
 
     async def chat(self, table_id: str, who: Identity, text: str) -> None:
         """Say something at a table (sanitised and rate-limited by the hub)."""
+
+    def invite_code(self, table_id: str, who: Identity) -> str | None:
+        """The invite code of a private table (only for someone at it or invited), else None."""
+
+    async def start(self) -> None:
+        """Start what runs by itself (bots and timers of restored tables); once, in the loop."""
+
+    async def close(self, message: str = "The server is shutting down.") -> None:
+        """Stop every table: tell every viewer, end their streams, flush the logs."""

@@ -10,7 +10,7 @@ comes back exactly as last acknowledged. A finished table's log gets its end rec
 revealed) and is published, verified, into ``DATA/replays/`` (`replays.store.publish_log`).
 
 A table still waiting for players has no log yet: it keeps ``ID.seed`` and ``ID.wait`` (the
-same `Meta` record, with the branch's past events, rewritten atomically whenever a seat is
+same `TableRecord` record, with the branch's past events, rewritten atomically whenever a seat is
 taken or left). Starting it writes the three files above and then removes ``ID.wait`` (a
 ``.wait`` next to a ``.log`` is superseded); dropping it removes both. At start every waiting
 record is rebuilt with the same seed, so its setup events are identical. A record that cannot
@@ -39,12 +39,18 @@ from replays.log import LogWriter, fsync_dir
 from replays.recover import restore_table
 from replays.store import publish_log
 
-__all__ = ["Restored", "TableStore", "write_private"]
+__all__ = ["Restored", "TableRecord", "TableStore", "write_private"]
 
 log = logging.getLogger("speedway.persist")
 
 
-class Meta(msgspec.Struct, frozen=True, kw_only=True):
+class TableRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sits where and how the table was made: ``ID.meta`` / ``ID.wait`` (JSON).
+
+    ``spec`` carries a branch's past events in memory and in ``ID.wait``; ``ID.meta`` keeps only
+    where the branch came from (its past is the log's step 0).
+    """
+
     table_id: str
     game: str
     spec: TableSpec
@@ -58,20 +64,15 @@ class Meta(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Restored(msgspec.Struct, kw_only=True):
-    """A table read back at start: started (from its log) or still ``waiting`` (from ``.wait``)."""
+    """A table read back at start: started (from its log) or still ``waiting`` (from ``.wait``).
 
-    table_id: str
-    game: Any
-    table: Any
-    spec: TableSpec
-    holders: list[str | None]
-    creator: str
-    invite_code: str | None
-    invited: list[str]
+    ``record.seats`` is who sits where now (the log's header has who sat at the start).
+    """
+
+    record: TableRecord
+    game: Game
+    table: Table
     commitment: str  # "" for a waiting table (it has no log, so no salted commitment yet)
-    seats: list[Seat] = []  # who sits where now (a log's header has who sat at the start)
-    open: list[bool] = []
-    guests: list[str] = []
     waiting: bool = False
 
 
@@ -114,46 +115,31 @@ class TableStore:
 
     # ---------------------------------------------------------------- writing
 
-    def _meta(self, room: Any, *, past: bool = False) -> Meta:
-        spec = (
-            room.spec
-            if past
-            else msgspec.structs.replace(room.spec, branched_from=_without_events(room.spec))
-        )
-        return Meta(
-            table_id=room.id,
-            game=room.game.id,
-            spec=spec,
-            seats=list(room.table.seats),
-            holders=list(room.holders),
-            creator=room.creator,
-            invite_code=room.invite_code,
-            invited=sorted(room.invited),
-            open=list(room.open),
-            guests=sorted(g for g in room.guests if g in room.holders),
-        )
-
     def _mkroot(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         os.chmod(self.root, 0o700)
 
-    def wait(self, room: Any) -> None:
+    def _write_meta(self, record: TableRecord) -> None:
+        spec = msgspec.structs.replace(record.spec, branched_from=_without_events(record.spec))
+        meta = msgspec.structs.replace(record, spec=spec)
+        write_private(self.root / f"{record.table_id}.meta", msgspec.json.encode(meta))
+
+    def _write_wait(self, record: TableRecord) -> None:
+        write_private(self.root / f"{record.table_id}.wait", msgspec.json.encode(record))
+
+    def wait(self, record: TableRecord, seed: int) -> None:
         """A table waiting for players: its seed (0600) and its ``.wait`` record, fsynced."""
         self._mkroot()
+        table_id = record.table_id
         try:
-            write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
-            self._write_wait(room)
+            write_private(self.root / f"{table_id}.seed", str(seed).encode())
+            self._write_wait(record)
         except OSError:
             for ext in ("wait", "seed"):  # the table is refused: leave nothing of it behind
                 with contextlib.suppress(OSError):
-                    (self.root / f"{room.id}.{ext}").unlink()
+                    (self.root / f"{table_id}.{ext}").unlink()
             raise
-        self._waiting.add(room.id)
-
-    def _write_wait(self, room: Any) -> None:
-        write_private(
-            self.root / f"{room.id}.wait", msgspec.json.encode(self._meta(room, past=True))
-        )
+        self._waiting.add(table_id)
 
     def drop(self, table_id: str) -> None:
         """A waiting table went away unstarted: its seed and record go too."""
@@ -165,43 +151,44 @@ class TableStore:
                 (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
 
-    def start(self, room: Any) -> str:
+    def start(self, record: TableRecord, table: Table) -> str:
         """A table starts: seed (0600), meta and the log (header + setup), all fsynced; then a
         waiting record it had is removed (the log supersedes it).
 
         Returns the commitment to the seed written in the log's header.
         """
         self._mkroot()
-        write_private(self.root / f"{room.id}.seed", str(room.table.seed).encode())
-        write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
+        table_id = record.table_id
+        write_private(self.root / f"{table_id}.seed", str(table.seed).encode())
+        self._write_meta(record)
         try:
             writer = LogWriter.create(
-                self.root / f"{room.id}.log",
-                room.table,
+                self.root / f"{table_id}.log",
+                table,
                 fsync=True,
-                branched_from=room.spec.branched_from,
-                seats=self._public_seats(room.table.seats),
+                branched_from=record.spec.branched_from,
+                seats=self._public_seats(table.seats),
             )
         except LogBroken as err:
             raise OSError(str(err)) from None
-        self._writers[room.id] = writer
-        if room.id in self._waiting:
-            self._waiting.discard(room.id)
+        self._writers[table_id] = writer
+        if table_id in self._waiting:
+            self._waiting.discard(table_id)
             with contextlib.suppress(FileNotFoundError):
-                (self.root / f"{room.id}.wait").unlink()
+                (self.root / f"{table_id}.wait").unlink()
             fsync_dir(self.root)
         return writer.commitment
 
-    def update_meta(self, room: Any) -> None:
+    def update_meta(self, record: TableRecord) -> None:
         """Seats changed: rewrite the started table's meta or the waiting table's record."""
-        if room.id in self._writers:
-            write_private(self.root / f"{room.id}.meta", msgspec.json.encode(self._meta(room)))
-        elif room.id in self._waiting:
-            self._write_wait(room)
+        if record.table_id in self._writers:
+            self._write_meta(record)
+        elif record.table_id in self._waiting:
+            self._write_wait(record)
 
-    def append(self, room: Any, step: Step) -> None:
+    def append(self, table_id: str, step: Step) -> None:
         """One accepted action, durable before it is broadcast (raises OSError: table stops)."""
-        writer = self._writers.get(room.id)
+        writer = self._writers.get(table_id)
         if writer is None:
             return
         try:
@@ -209,10 +196,10 @@ class TableStore:
         except LogBroken as err:
             raise OSError(str(err)) from None
 
-    def seats(self, room: Any, seats: list[Seat]) -> None:
+    def seats(self, table_id: str, seats: list[Seat]) -> None:
         """Who sits where from now on (a bot standing in for an away player, or the player
         back): a seats record in the log, a commit like `append` (raises OSError: table stops)."""
-        writer = self._writers.get(room.id)
+        writer = self._writers.get(table_id)
         if writer is None:
             return
         try:
@@ -234,25 +221,26 @@ class TableStore:
         if self.root.is_dir():
             fsync_dir(self.root)
 
-    def finish(self, room: Any) -> str | None:
+    def finish(self, record: TableRecord, game: Game, table: Table) -> str | None:
         """The game ended: end record (seed revealed), publish the verified replay, tidy up.
 
         Returns the replay id (`ssh host replay ID`), or None if it could not be published
         (then the finished log stays in ``tables/`` for a person to look at).
         """
-        writer = self._writers.pop(room.id, None)
-        result = room.table.result()
+        table_id = record.table_id
+        writer = self._writers.pop(table_id, None)
+        result = table.result()
         if writer is None or result is None:
             return None
         try:
-            writer.finish(result, room.table.seed)
-            path = self._publish(writer.path, room.game, self._meta(room))
+            writer.finish(result, table.seed)
+            path = self._publish(writer.path, game, record)
         except (LogBroken, ReplayError, OSError) as err:
-            log.error("table %s: the finished replay could not be saved: %s", room.id, err)
+            log.error("table %s: the finished replay could not be saved: %s", table_id, err)
             return None
         for ext in ("seed", "meta"):
             with contextlib.suppress(FileNotFoundError):
-                (self.root / f"{room.id}.{ext}").unlink()
+                (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
         return path.stem
 
@@ -261,7 +249,7 @@ class TableStore:
 
         return public_seats(self.access.secret, seats)
 
-    def _publish(self, log_path: Path, game: Game, meta: Meta) -> Path:
+    def _publish(self, log_path: Path, game: Game, meta: TableRecord) -> Path:
         """Publish a finished log; a private table's replay is restricted before it appears
         (to its players, its creator and everyone who had the invite code)."""
 
@@ -320,7 +308,7 @@ class TableStore:
     def _restore_waiting(
         self, table_id: str, find_game: Callable[[str], Game], build_table: BuildTable
     ) -> Restored:
-        meta = msgspec.json.decode((self.root / f"{table_id}.wait").read_bytes(), type=Meta)
+        meta = msgspec.json.decode((self.root / f"{table_id}.wait").read_bytes(), type=TableRecord)
         seed = int((self.root / f"{table_id}.seed").read_text().strip())
         n = len(meta.seats)
         if meta.table_id != table_id or len(meta.holders) != n or len(meta.open) != n:
@@ -330,7 +318,7 @@ class TableStore:
         return _restored(table_id, meta, game, table, commitment="", waiting=True)
 
     def _restore(self, table_id: str, find_game: Callable[[str], Game]) -> Restored | None:
-        meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=Meta)
+        meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=TableRecord)
         seed = int((self.root / f"{table_id}.seed").read_text().strip())
         game = find_game(meta.game)
         table, writer = restore_table(self.root / f"{table_id}.log", seed, game, fsync=True)
@@ -346,24 +334,12 @@ class TableStore:
 
 
 def _restored(
-    table_id: str, meta: Meta, game: Game, table: Any, *, commitment: str, waiting: bool
+    table_id: str, meta: TableRecord, game: Game, table: Table, *, commitment: str, waiting: bool
 ) -> Restored:
-    """A table taken back: the game and core table, with who sits where from its meta record."""
-    return Restored(
-        table_id=table_id,
-        game=game,
-        table=table,
-        spec=meta.spec,
-        holders=meta.holders,
-        creator=meta.creator,
-        invite_code=meta.invite_code,
-        invited=meta.invited,
-        commitment=commitment,
-        seats=meta.seats,
-        open=meta.open,
-        guests=meta.guests,
-        waiting=waiting,
-    )
+    """A table taken back: the game and core table, with who sits where from its record."""
+    if meta.table_id != table_id:
+        raise ValueError("its record names another table")
+    return Restored(record=meta, game=game, table=table, commitment=commitment, waiting=waiting)
 
 
 def _without_events(spec: TableSpec) -> dict[str, Any] | None:

@@ -47,7 +47,7 @@ import sys
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ import msgspec
 
 from net.collector import Collector
 from net.guards import Admission, Bucket, Refusal, Tries, source_of
-from net.hub import Identity
+from net.hub import Hub, HubError, Identity, TableInfo, TableSpec, Watch
 from net.local_hub import LocalHub
 from net.players import PlayerBook
 from net.replay_access import ReplayAccess
@@ -565,27 +565,35 @@ class _Connection(asyncssh.SSHServer):
 
 
 class SessionHub:
-    """The hub as one SSH session sees it: every call goes to the shared hub, and the watches
-    this session opened are closed when it ends (so its seats turn "away" even if the app
-    never closed them itself). Wrong invite codes are throttled per identity (guests, whose
-    identity is new on every connection: per source address), and sitting at a table marks
-    the key as having played (its nickname then never expires)."""
+    """The hub as one SSH session sees it (a `net.hub.Hub`): every call goes to the shared hub,
+    and the watches this session opened are closed when it ends (so its seats turn "away" even
+    if the app never closed them itself). Wrong invite codes are throttled per identity (guests,
+    whose identity is new on every connection: per source address), and sitting at a table
+    marks the key as having played (its nickname then never expires).
+
+    Every method of the protocol is written out here (no ``__getattr__``), so a method the
+    shared hub grows is not reachable from a session until it is declared on `net.hub.Hub`.
+    ``start`` and ``close`` belong to the server, not to a session: here they do nothing.
+    """
 
     def __init__(
         self,
-        hub: LocalHub,
+        hub: Hub,
         server: SpeedwayServer | None = None,
         throttle_key: str = "",
     ) -> None:
         self._hub = hub
         self._server = server
         self._throttle_key = throttle_key
-        self._watches: list[Any] = []
+        self._watches: list[Watch] = []
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._hub, name)
+    def tables(self, who: Identity) -> list[TableInfo]:
+        return self._hub.tables(who)
 
-    def watch(self, table_id: str, who: Identity, seat: int | None) -> Any:
+    def watch_lobby(self, who: Identity) -> AsyncIterator[list[TableInfo]]:
+        return self._hub.watch_lobby(who)
+
+    def watch(self, table_id: str, who: Identity, seat: int | None) -> Watch:
         w = self._hub.watch(table_id, who, seat)
         self._watches = [x for x in self._watches if not x.closed]
         self._watches.append(w)
@@ -595,8 +603,8 @@ class SessionHub:
         if self._server is not None and not who.guest:
             self._server.players.played(who.id)
 
-    async def create_table(self, spec: Any, who: Identity) -> str:
-        table_id: str = await self._hub.create_table(spec, who)
+    async def create_table(self, spec: TableSpec, who: Identity) -> str:
+        table_id = await self._hub.create_table(spec, who)
         self._played(who)
         return table_id
 
@@ -608,14 +616,39 @@ class SessionHub:
         tries = self._server.invite_tries if self._server is not None else None
         key = self._throttle_key or who.id
         if tries is not None and (wait := tries.wait(key)):
-            raise ValueError(f"Too many wrong invite codes; try again in {wait} s.")
+            raise HubError("rate-limited", f"Too many wrong invite codes; try again in {wait} s.")
         try:
-            table_id: str = await self._hub.join_private(code, who)
-        except ValueError:
-            if tries is not None:
+            return await self._hub.join_private(code, who)
+        except HubError as err:
+            if tries is not None and err.kind == "no-such-table":
                 tries.hit(key)
             raise
-        return table_id
+
+    async def leave(self, table_id: str, who: Identity) -> None:
+        await self._hub.leave(table_id, who)
+
+    async def abandon(self, table_id: str, who: Identity) -> None:
+        await self._hub.abandon(table_id, who)
+
+    async def submit(
+        self, table_id: str, who: Identity, seat: int, action: Any, state_id: int
+    ) -> None:
+        await self._hub.submit(table_id, who, seat, action, state_id)
+
+    async def hint(self, table_id: str, who: Identity, seat: int, bot: str | None) -> Any:
+        return await self._hub.hint(table_id, who, seat, bot)
+
+    async def chat(self, table_id: str, who: Identity, text: str) -> None:
+        await self._hub.chat(table_id, who, text)
+
+    def invite_code(self, table_id: str, who: Identity) -> str | None:
+        return self._hub.invite_code(table_id, who)
+
+    async def start(self) -> None:
+        """The server starts the shared hub; a session has nothing to start."""
+
+    async def close(self, message: str = "The server is shutting down.") -> None:
+        """A session ending closes its own watches only (`close_watches`)."""
 
     async def close_watches(self) -> None:
         for w in self._watches:

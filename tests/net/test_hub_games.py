@@ -40,7 +40,7 @@ async def test_each_viewer_gets_exactly_its_redacted_history(game_id):
     )
     room = hub._room(tid)
     for seat in range(n):  # let WHO watch each seat's perspective (as a player would)
-        room.holders[seat] = WHO.id
+        room.slots[seat].holder = WHO.id
     perspectives: list[int | None] = [None, *range(n)]
     watches = [hub.watch(tid, WHO, p) for p in perspectives]
     streams = await asyncio.gather(*(_collect(w) for w in watches))

@@ -11,6 +11,7 @@ import pytest
 from core.game import NotYourTurn, StaleAction
 from net.hub import (
     ChatLine,
+    HubError,
     Identity,
     Notice,
     SeatSpec,
@@ -158,12 +159,14 @@ async def test_submit_checks_the_seat_holder_and_state_id():
     with pytest.raises(NotYourTurn, match="starts when every seat"):
         await h.submit(tid, ANN, 0, Roll(), 0)
     await h.take_seat(tid, 1, BOB)
-    with pytest.raises(NotYourTurn, match="do not hold seat 2"):
+    with pytest.raises(HubError, match="do not hold seat 2") as not_seated:
         await h.submit(tid, ANN, 1, Roll(), 0)
+    assert not_seated.value.kind == "not-seated"
     with pytest.raises(StaleAction):
         await h.submit(tid, ANN, 0, Roll(), 5)
-    with pytest.raises(ValueError, match="Seat 2 is taken"):
+    with pytest.raises(HubError, match="Seat 2 is taken") as taken:
         await h.take_seat(tid, 1, EVE)
+    assert taken.value.kind == "seat-taken"
     with pytest.raises(ValueError, match="do not hold seat 1"):
         h.watch(tid, BOB, 0)
 
@@ -207,8 +210,9 @@ async def test_hint_uses_the_bot():
     tid = await h.create_table(two_humans(), ANN)
     await h.take_seat(tid, 1, BOB)
     assert await h.hint(tid, ANN, 0, "steady") == Roll()
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(HubError) as refused:
         await h.hint(tid, BOB, 0, None)
+    assert refused.value.kind == "not-seated"
 
 
 async def test_private_table_needs_its_invite_code():

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from core.game import GameOver, IllegalAction
-from net.hub import Identity, SeatSpec, TableSpec
+from net.hub import HubError, Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll, Stop
@@ -113,19 +113,21 @@ class DurableLogMachine(RuleBasedStateMachine):
         os.fsync = broken
         try:
             self._submit(stop=False)
-        except GameOver as err:
-            self.stopped = str(err)
+        except HubError as err:
+            self.stopped = f"{err.kind}: {err}"
+        except GameOver:
+            pass  # the race was already over
         finally:
             os.fsync = real
         if self.stopped is None:
             return  # the race was already over: nothing to write
         COUNTS["fsync_failures"] += 1
         self.maybe = [*self.acknowledged, self.acknowledged[-1] + 1]
-        assert "This table stopped: the table log could not be saved" in self.stopped
+        assert self.stopped.startswith("table-stopped: This table stopped: the table log could")
         try:  # the table refuses every later move with the same sentence
             self._submit(stop=False)
             raise AssertionError("a stopped table accepted a move")
-        except (GameOver, IllegalAction) as err:
+        except (HubError, IllegalAction) as err:
             assert "stopped" in str(err)  # noqa: PT017
 
     def _abandon(self) -> None:

@@ -9,8 +9,7 @@ import stat
 
 import pytest
 
-from core.game import GameOver
-from net.hub import Identity, SeatSpec, TableSpec
+from net.hub import HubError, Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
@@ -78,11 +77,13 @@ async def test_failed_fsync_stops_the_table(tmp_path, monkeypatch):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(os, "fsync", broken)
-    with pytest.raises(GameOver, match="could not be saved"):
+    with pytest.raises(HubError, match="could not be saved") as failed:
         await h.submit(tid, ANN, 0, Roll(), 0)
+    assert failed.value.kind == "table-stopped"  # a broken log, not "the race is over"
     monkeypatch.undo()
-    with pytest.raises(GameOver, match="stopped"):
+    with pytest.raises(HubError, match="stopped") as again:
         await h.submit(tid, ANN, 0, Roll(), 1)
+    assert again.value.kind == "table-stopped"
 
 
 async def test_finished_table_becomes_a_verified_replay_and_leaves_no_secret(tmp_path):
