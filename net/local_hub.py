@@ -84,6 +84,10 @@ class LocalHub:
     timers and grace periods have floors, and one identity may have at most
     ``max_tables_per_identity`` unfinished tables. Finished tables leave the list
     ``finished_keep`` seconds after they end (their replays stay on disk).
+
+    ``restore=False`` (several processes sharing one data dir, `net.bus_hub`): nothing is
+    restored at construction; a table comes back only when `adopt` is asked for it (by the
+    process that won its lease).
     """
 
     def __init__(
@@ -105,6 +109,7 @@ class LocalHub:
         finished_keep: float = 600.0,
         away_bots: bool = True,
         salt: Callable[[], bytes] | None = None,
+        restore: bool = True,
     ) -> None:
         self.data_dir = data_dir
         self.chat_burst = chat_burst
@@ -132,15 +137,21 @@ class LocalHub:
         self._rooms: dict[str, Room] = {}
         self._codes: dict[str, str] = {}
         self._lobby_waiters: list[asyncio.Event] = []
+        self.lobby_listeners: list[Callable[[], None]] = []  # called on every lobby change
         self._closing = False
         self._store: TableStore | None = None
         self.trace: Any = None  # a `net.trace.Trace` when the load benchmark asks for one
         if persist and data_dir is not None:
             self._store = TableStore(Path(data_dir))
-            for restored in self._store.restore_all(self._game, build_table):
-                self._adopt_restored(restored)
+            if restore:
+                for restored in self._store.restore_all(self._game, build_table):
+                    self._adopt_restored(restored)
 
     # ------------------------------------------------------------------ lookups
+
+    def find_game(self, game_id: str) -> Game:
+        """The game called ``game_id`` (raises `HubError` config-refused)."""
+        return self._game(game_id)
 
     def _game(self, game_id: str) -> Game:
         if self._games is not None:
@@ -204,6 +215,53 @@ class LocalHub:
     def _lobby_changed(self) -> None:
         for ev in self._lobby_waiters:
             ev.set()
+        for listener in self.lobby_listeners:
+            listener()
+
+    def rooms(self) -> list[Room]:
+        """Every table of this process (for the bus that publishes them)."""
+        return list(self._rooms.values())
+
+    def game_of(self, table_id: str) -> Game:
+        return self._room(table_id).game
+
+    def has(self, table_id: str) -> bool:
+        return table_id in self._rooms
+
+    def stored_tables(self) -> list[str]:
+        """Ids of the tables in the data dir (logs and waiting records), ours or not."""
+        return self._store.table_ids() if self._store is not None else []
+
+    def adopt(self, table_id: str) -> bool:
+        """Take over a table from the data dir (its owner died): restored, scheduled, listed."""
+        if table_id in self._rooms or self._store is None or self._closing:
+            return table_id in self._rooms
+        restored = self._store.restore_one(table_id, self._game, build_table)
+        if restored is None:
+            return False
+        self._adopt_restored(restored)
+        room = self._rooms.get(table_id)
+        if room is None:
+            return False
+        log.info("table adopted id=%s", table_id)
+        self.scheduler.kick(room)
+        self._lobby_changed()
+        return True
+
+    def let_go(self, table_id: str, message: str) -> None:
+        """Another process owns this table now: stop playing it here and forget it (files stay:
+        they are the new owner's)."""
+        room = self._rooms.get(table_id)
+        if room is None:
+            return
+        room.stopped = message
+        self._notice(room, message)
+        self._end_viewers(room)
+        if room.task is not None:
+            room.task.cancel()
+        if self._store is not None:
+            self._store.let_go(table_id)
+        self._forget_room(room)
 
     # ------------------------------------------------------------------ tables
 

@@ -268,6 +268,45 @@ class TableStore:
 
     # ---------------------------------------------------------------- restoring
 
+    def table_ids(self) -> list[str]:
+        """Every table with a log or a waiting record here (started or not, sorted)."""
+        if not self.root.is_dir():
+            return []
+        return sorted({p.stem for ext in ("log", "wait") for p in self.root.glob(f"*.{ext}")})
+
+    def restore_one(
+        self, table_id: str, find_game: Callable[[str], Game], build_table: BuildTable
+    ) -> Restored | None:
+        """One table taken over (from its log, else its waiting record), or None if it is
+        finished (published now), gone or cannot be read (logged)."""
+        if table_id in self._writers:
+            return None  # already ours
+        if (self.root / f"{table_id}.log").exists():
+            try:
+                return self._restore(table_id, find_game)
+            except (OSError, ValueError, msgspec.DecodeError, IllegalAction, ReplayError) as err:
+                log.error("table %s could not be restored: %s", table_id, err)
+            except LogBroken as err:
+                log.error("table %s could not be reopened: %s", table_id, err)
+            return None
+        if (self.root / f"{table_id}.wait").exists():
+            try:
+                restored = self._restore_waiting(table_id, find_game, build_table)
+            except (OSError, ValueError, msgspec.DecodeError, IllegalAction) as err:
+                log.error("waiting table %s could not be restored: %s", table_id, err)
+                return None
+            self._waiting.add(table_id)
+            return restored
+        return None
+
+    def let_go(self, table_id: str) -> None:
+        """Another process owns this table now: close our writer, touch no file."""
+        writer = self._writers.pop(table_id, None)
+        if writer is not None:
+            with contextlib.suppress(LogBroken, ValueError, OSError):
+                writer.close()
+        self._waiting.discard(table_id)
+
     def restore_all(
         self, find_game: Callable[[str], Game], build_table: BuildTable
     ) -> Iterator[Restored]:

@@ -207,7 +207,7 @@ class SpeedwayServer:
 
     def __init__(
         self,
-        hub: LocalHub,
+        hub: Hub,
         app_factory: AppFactory,
         *,
         host_key: asyncssh.SSHKey,
@@ -265,12 +265,14 @@ class SpeedwayServer:
             self._startups = asyncio.Semaphore(self.limits.max_app_starts)
         return self._startups
 
-    async def start(self, host: str, port: int) -> int:
+    async def start(self, host: str, port: int, *, reuse_port: bool = False) -> int:
+        """Listen on ``host``:``port`` (``reuse_port``: one of several workers on one port)."""
         lim = self.limits
         self._listener = await asyncssh.create_server(
             lambda: _Connection(self),
             host,
             port,
+            reuse_port=reuse_port or None,
             server_host_keys=[self.host_key],
             server_version=SERVER_VERSION,
             login_timeout=lim.login_grace,
@@ -1204,11 +1206,18 @@ async def run_server(
     games: Mapping[str, Any] | None = None,
     turn_timer: float | None = TURN_TIMER,
     bench_hooks: bool = False,
+    bus: str | None = None,
+    reuse_port: bool = False,
+    lease: float = 3.0,
 ) -> None:
     """Run until SIGTERM/SIGINT, then shut down gracefully (``games``: tests inject theirs).
 
     ``turn_timer``: seconds a seated player has for each decision before the seat's bot makes it
     (None: no limit), so a player who stays connected but never moves cannot hold a table.
+    ``bus`` (``redis://HOST:PORT/N``): share one lobby with every process on that bus
+    (`net.bus_hub`); ``reuse_port``: one of several workers listening on one port;
+    ``lease``: seconds a table's ownership lasts unless renewed (a dead owner's tables move
+    after that).
     """
     key = load_or_create_host_key(data)
     if games is None:
@@ -1216,17 +1225,24 @@ async def run_server(
         from core import registry
 
         registry.all_games()
-    hub = LocalHub(
+    local = LocalHub(
         data,
         bot_delay=bot_delay,
         persist=True,
         games=games,
         network=True,
         turn_timer=turn_timer,
+        restore=bus is None,  # on a bus, a table comes back in the process that wins its lease
     )
     from net.trace import from_environment
 
-    hub.trace = trace = from_environment()
+    local.trace = trace = from_environment()
+    hub: Hub = local
+    if bus is not None:
+        from net.bus import Bus
+        from net.bus_hub import BusHub
+
+        hub = BusHub(local, Bus(bus, lease=lease), game=local.find_game)
     server = SpeedwayServer(
         hub,
         app_factory,
@@ -1236,7 +1252,7 @@ async def run_server(
         allow_guests=allow_guests,
         bench_hooks=bench_hooks,
     )
-    bound = await server.start(host, port)
+    bound = await server.start(host, port, reuse_port=reuse_port)
     server.collector.install()  # full collections only at quiet moments (net.collector)
     flusher = None
     if trace is not None:
@@ -1285,30 +1301,63 @@ def serve(
     bot_delay: float = 0.6,
     turn_timer: float | None = TURN_TIMER,
     bench_hooks: bool = False,
+    bus: str | None = None,
+    workers: int = 1,
 ) -> None:
-    """`speedway serve`: blocking; exits 2 with one line when it cannot start."""
+    """`speedway serve`: blocking; exits 2 with one line when it cannot start.
+
+    ``workers`` > 1 (needs ``bus``): that many processes on one port (`net.workers`)."""
     from replays.paths import data_dir as resolve_data_dir
 
     _setup_logging()
     if app_factory is None:
         print("speedway: serve needs an app factory (run it as `speedway serve`).", file=sys.stderr)
         sys.exit(2)
+    if workers < 1 or (workers > 1 and bus is None):
+        print(
+            "speedway: --workers above 1 needs --bus redis://HOST:PORT/N (the workers share "
+            "their lobby through it).",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     folder = resolve_data_dir(data)
     lim = msgspec.structs.replace(limits or Limits(), max_sessions=max_sessions)
-    try:
-        asyncio.run(
-            run_server(
-                host=host,
-                port=port,
-                data=folder,
-                app_factory=app_factory,
-                limits=lim,
-                allow_guests=allow_guests,
-                bot_delay=bot_delay,
-                turn_timer=turn_timer,
-                bench_hooks=bench_hooks,
+
+    def run_one(bound_port: int, reuse_port: bool) -> None:
+        try:
+            asyncio.run(
+                run_server(
+                    host=host,
+                    port=bound_port,
+                    data=folder,
+                    app_factory=app_factory,
+                    limits=lim,
+                    allow_guests=allow_guests,
+                    bot_delay=bot_delay,
+                    turn_timer=turn_timer,
+                    bench_hooks=bench_hooks,
+                    bus=bus,
+                    reuse_port=reuse_port,
+                )
             )
-        )
-    except (ValueError, OSError) as err:
+        except (ValueError, OSError) as err:
+            print(f"speedway: {err}", file=sys.stderr)
+            sys.exit(2)
+
+    if workers == 1:
+        run_one(port, False)
+        return
+    from net.workers import hold_port, supervise
+
+    try:
+        held, bound = hold_port(host, port)
+    except OSError as err:
         print(f"speedway: {err}", file=sys.stderr)
         sys.exit(2)
+    load_or_create_host_key(folder)  # once, before the workers race to create it
+    print(f"Speedway: {workers} workers on {host} port {bound}, bus {bus}", flush=True)
+    try:
+        code = supervise(workers, lambda _i: run_one(bound, True))
+    finally:
+        held.close()
+    sys.exit(code)

@@ -234,6 +234,9 @@ def replay(
     help="Seconds a player has for each decision before their seat's bot makes it (0: no limit).",
 )
 @click.option("--bench-hooks", is_flag=True, hidden=True, help="Load benchmark only.")
+@click.option("--bus", default=None, help="Share one lobby over Redis: redis://HOST:PORT/N.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Server processes on this port (needs --bus).")  # fmt: skip
 @data_option
 def serve(
     host: str,
@@ -242,6 +245,8 @@ def serve(
     allow_guests: bool,
     turn_timer: float,
     bench_hooks: bool,
+    bus: str | None,
+    workers: int,
     data: Path | None,
 ) -> None:
     """Run the SSH server: players join with `ssh -p PORT HOST`."""
@@ -274,6 +279,8 @@ def serve(
         turn_timer=turn_timer or None,
         bench_hooks=bench_hooks,
         limits=limits,
+        bus=bus,
+        workers=workers,
     )
 
 

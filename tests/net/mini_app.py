@@ -1,6 +1,6 @@
 """A tiny stand-in app for server tests that do not need the real TUI: it shows who you are and
 the lobby, and plays Dash by keys ("c" create a table against a bot, "o" create a table with an
-open seat, "j" take the first open seat, "w" watch the first table, "r" roll, "s" stop,
+open seat, "j" take the first open seat (and follow it), "w" watch the first table, "r" roll, "s" stop,
 "x" crash, "q" quit). On start it returns to a seat it already holds. It
 talks to the hub only through `net.hub.Hub`, as the real app does."""
 
@@ -31,6 +31,7 @@ class MiniApp(App[None]):
         self.hub = hub
         self.identity = identity
         self.table_id: str | None = None
+        self.seat = 0  # the seat this app plays ("r"/"s")
         self.state_id = 0
         self.cards: list[int | None] = []
 
@@ -47,6 +48,7 @@ class MiniApp(App[None]):
             seats = [i for i, s in enumerate(info.seats) if s.identity == self.identity.id]
             if seats and info.status == "running":
                 self.table_id = info.id
+                self.seat = seats[0]
                 self.run_worker(self._follow(seats[0]), exclusive=False)
                 break
 
@@ -74,6 +76,8 @@ class MiniApp(App[None]):
             seats = [i for i, s in enumerate(info.seats) if s.open]
             if seats:
                 await self.hub.take_seat(info.id, seats[0], self.identity)
+                self.table_id, self.seat = info.id, seats[0]
+                self.run_worker(self._follow(seats[0]), exclusive=False)
                 return
 
     def action_watch(self) -> None:
@@ -92,8 +96,9 @@ class MiniApp(App[None]):
                         while len(self.cards) <= event.seat:
                             self.cards.append(None)
                         self.cards[event.seat] = event.card
+                over = isinstance(item, StepUpdate) and not item.pending  # nobody asked: the end
                 self.query_one("#table", Static).update(
-                    f"TABLE state={item.state_id} CARDS {self.cards}"
+                    f"TABLE state={item.state_id} CARDS {self.cards}" + (" OVER" if over else "")
                 )
             elif isinstance(item, Notice):
                 self.query_one("#notice", Static).update(f"NOTICE {item.text}")
@@ -110,8 +115,8 @@ class MiniApp(App[None]):
         # A key pressed before the bot's step arrived is refused (stale / not your turn), as a
         # real screen shows it; it must not end the session.
         try:
-            await self.hub.submit(self.table_id, self.identity, 0, action, self.state_id)
-        except IllegalAction as err:
+            await self.hub.submit(self.table_id, self.identity, self.seat, action, self.state_id)
+        except (IllegalAction, ValueError) as err:  # as the real screens: rules or hub refusal
             self.query_one("#notice", Static).update(f"REFUSED {err}")
 
     def action_crash(self) -> None:

@@ -21,6 +21,8 @@ def main() -> None:
     p.add_argument("--real-app", action="store_true")
     p.add_argument("--bot-delay", type=float, default=0.0)
     p.add_argument("--limit", action="append", default=[], help="name=value")
+    p.add_argument("--bus", default=None, help="redis://HOST:PORT/N")
+    p.add_argument("--lease", type=float, default=3.0)
     args = p.parse_args()
     values: dict[str, float] = {}
     for item in args.limit:
@@ -50,6 +52,8 @@ def main() -> None:
             allow_guests=args.guests,
             bot_delay=args.bot_delay,
             games=games,
+            bus=args.bus,
+            lease=args.lease,
         )
     )
 

@@ -1,0 +1,121 @@
+"""Two hubs on one real Redis bus, in one process: one lobby, play and watch across hubs.
+
+Each `BusHub` has its own `LocalHub` over the same data dir (as workers on one machine) and its
+own connections to a real redis-server (`tests.net.redis_server`). Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from core.game import StaleAction
+from net.bus import Bus
+from net.bus_hub import BusHub
+from net.hub import HubError, Identity, SeatSpec, StepUpdate, TableSpec, Welcome
+from net.local_hub import LocalHub
+from tests.fakegame import GAME as DASH
+from tests.fakegame import Roll
+
+ANN = Identity(id="SHA256:ann", nickname="Ann")
+BOB = Identity(id="SHA256:bob", nickname="Bob")
+EVE = Identity(id="SHA256:eve", nickname="Eve")
+
+
+def make_hub(url: str, data: Path, name: str) -> BusHub:
+    local = LocalHub(
+        data,
+        games={"dash": DASH},
+        bot_delay=0.0,
+        lobby_interval=0.0,
+        restore=False,
+        network=False,
+    )
+    return BusHub(local, Bus(url, worker=name, lease=1.0), game=local.find_game, lobby_interval=0.0)
+
+
+async def until(check: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def two(redis_server, tmp_path) -> AsyncIterator[tuple[BusHub, BusHub]]:
+    a = make_hub(redis_server.url, tmp_path / "data", "wa")
+    b = make_hub(redis_server.url, tmp_path / "data", "wb")
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        await a.close()
+        await b.close()
+
+
+def two_humans() -> TableSpec:
+    return TableSpec(game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")])
+
+
+async def test_a_table_made_on_one_hub_is_in_the_other_lobby_and_playable_from_it(two):
+    a, b = two
+    tid = await a.create_table(two_humans(), ANN)
+    await until(lambda: [t.id for t in b.tables(BOB)] == [tid], "b's lobby to show the table")
+    await b.take_seat(tid, 1, BOB)  # a request to the owner, a
+    assert a.local.table(tid).seats[1].identity == BOB.id
+    with pytest.raises(HubError) as taken:
+        await b.take_seat(tid, 1, EVE)
+    assert taken.value.kind == "seat-taken"  # the owner's refusal, with its kind, crosses over
+    watch = b.watch(tid, BOB, 1)
+    updates = aiter(watch)
+    welcome = await asyncio.wait_for(anext(updates), 5)
+    assert isinstance(welcome, Welcome)
+    assert welcome.seat == 1
+    table = a.local.table(tid)
+    assert welcome.state_id == table.state_id
+    with pytest.raises(StaleAction):
+        await b.submit(tid, BOB, 1, Roll(), table.state_id + 5)
+    # Ann plays on a (her own hub), Bob's remote viewer sees the step, typed as Dash events.
+    await a.submit(tid, ANN, 0, Roll(), table.state_id)
+    step = None
+    while not isinstance(step, StepUpdate):
+        step = await asyncio.wait_for(anext(updates), 5)
+    assert step.state_id == table.state_id
+    assert type(step.events[0]).__module__ == "tests.fakegame"
+    await watch.close()
+
+
+async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_lost(
+    redis_server, tmp_path
+):
+    a = make_hub(redis_server.url, tmp_path / "data", "wa")
+    b = make_hub(redis_server.url, tmp_path / "data", "wb")
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(two_humans(), ANN)
+        await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+        await b.take_seat(tid, 1, BOB)
+        table = a.local.table(tid)
+        await a.submit(tid, ANN, 0, Roll(), table.state_id)
+        acknowledged = [s.state_id for s in table.history]
+        # a dies as a SIGKILL would: its tasks stop, nothing is released or flushed.
+        for task in a._tasks:
+            task.cancel()
+        for room in a.local.rooms():
+            if room.task is not None:
+                room.task.cancel()
+        await until(lambda: b.local.has(tid), "b to take the table over", seconds=10)
+        moved = b.local.table(tid)
+        assert [s.state_id for s in moved.history] == acknowledged
+        pending = moved.pending()
+        await b.submit(tid, BOB if pending[0] == 1 else ANN, pending[0], Roll(), moved.state_id)
+        assert moved.state_id == acknowledged[-1] + 1
+    finally:
+        await b.close()
+        await a.bus.close()
