@@ -6,15 +6,21 @@ that looks like it (`net.sanitize.nickname_key`). A key that sits at a table (cr
 takes a seat) keeps its nickname for good; the binding of a key that never played expires
 ``expiry`` seconds after it was made (default 7 days), so names cannot be hoarded in bulk.
 Files written before expiry existed (fingerprint -> nickname) are read as played bindings.
-Guests are never stored.
+Guests are never stored. Several processes may share one data dir (`speedway serve --workers`):
+each re-reads the file when it changed on disk before answering, and a change is made under an
+exclusive lock on ``players.lock`` as read, change, write, so no process overwrites another's
+binding.
 
 Must not: authenticate anyone (the server does) or accept a nickname outside the allow-list.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -47,17 +53,48 @@ class PlayerBook:
         self.expiry = expiry
         self.clock = clock
         self._names: dict[str, Binding] = {}
-        if self.path is not None and self.path.exists():
-            try:
-                raw = msgspec.json.decode(self.path.read_bytes(), type=dict[str, str | Binding])
-            except msgspec.DecodeError as err:
-                raise ValueError(f"{self.path} is not a valid players file ({err}).") from None
-            for k, v in raw.items():
-                b = Binding(nickname=v) if isinstance(v, str) else v
-                if nickname_error(b.nickname) is None:
-                    self._names[k] = b
+        self._seen: tuple[int, int] | None = None  # (mtime_ns, size) of the file last read
+        self._read()
         if self._expire():
-            self._save()
+            with self._locked():
+                self._save()
+
+    def _read(self) -> None:
+        """Read the file again if another process changed it since we last did."""
+        if self.path is None:
+            return
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return
+        if self._seen == (st.st_mtime_ns, st.st_size):
+            return
+        try:
+            raw = msgspec.json.decode(self.path.read_bytes(), type=dict[str, str | Binding])
+        except msgspec.DecodeError as err:
+            raise ValueError(f"{self.path} is not a valid players file ({err}).") from None
+        names = {}
+        for k, v in raw.items():
+            b = Binding(nickname=v) if isinstance(v, str) else v
+            if nickname_error(b.nickname) is None:
+                names[k] = b
+        self._names = names
+        self._seen = (st.st_mtime_ns, st.st_size)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Read, change and write under one exclusive lock (other processes wait)."""
+        if self.path is None:
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path.with_name("players.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._read()
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
     def _expire(self) -> bool:
         now = self.clock()
@@ -70,12 +107,16 @@ class PlayerBook:
         return len(self._names)
 
     def nickname(self, fingerprint: str) -> str | None:
+        self._read()
         if self._expire():
-            self._save()
+            with self._locked():
+                self._expire()
+                self._save()
         b = self._names.get(fingerprint)
         return None if b is None else b.nickname
 
     def is_taken(self, nickname: str, by: str | None = None) -> bool:
+        self._read()
         self._expire()
         key = nickname_key(nickname)
         return any(nickname_key(b.nickname) == key and k != by for k, b in self._names.items())
@@ -85,23 +126,33 @@ class PlayerBook:
         error = nickname_error(nickname)
         if error is not None:
             return error
-        if self.is_taken(nickname, by=fingerprint):
-            return f"The nickname {nickname} is taken (or looks like one that is); choose another."
-        old = self._names.get(fingerprint)
-        self._names[fingerprint] = Binding(
-            nickname=nickname, bound=self.clock(), played=old is not None and old.played
-        )
-        self._save()
+        with self._locked():
+            if self.is_taken(nickname, by=fingerprint):
+                return (
+                    f"The nickname {nickname} is taken (or looks like one that is); "
+                    "choose another."
+                )
+            old = self._names.get(fingerprint)
+            self._names[fingerprint] = Binding(
+                nickname=nickname, bound=self.clock(), played=old is not None and old.played
+            )
+            self._save()
         return None
 
     def played(self, fingerprint: str) -> None:
         """``fingerprint`` sat at a table: its nickname no longer expires."""
+        self._read()
         b = self._names.get(fingerprint)
         if b is not None and not b.played:
-            self._names[fingerprint] = msgspec.structs.replace(b, played=True)
-            self._save()
+            with self._locked():
+                b = self._names.get(fingerprint)
+                if b is not None and not b.played:
+                    self._names[fingerprint] = msgspec.structs.replace(b, played=True)
+                    self._save()
 
     def _save(self) -> None:
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_private(self.path, msgspec.json.encode(dict(sorted(self._names.items()))))
+            st = self.path.stat()
+            self._seen = (st.st_mtime_ns, st.st_size)
