@@ -288,10 +288,13 @@ async def run_load(
     probe: bool = True,
     one_table: bool = False,
     flood: bool = False,
+    serve_args: list[str] | None = None,
 ) -> LoadResult:
-    """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc)."""
+    """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc).
+
+    ``serve_args``: more `speedway serve` options (``--workers 2 --bus URL``)."""
     with tempfile.TemporaryDirectory(prefix="speedway-load-") as tmp:
-        server = Server(Path(tmp))
+        server = Server(Path(tmp), serve_args)
         await server.start()
         print(f"load: server on 127.0.0.1 port {server.port}", file=sys.stderr, flush=True)
         clients: list[Client] = []

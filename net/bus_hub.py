@@ -85,6 +85,7 @@ class BusHub:
         self._lobby_waiters: list[asyncio.Event] = []
         self._viewers: dict[str, tuple[Watch, asyncio.Task[None]]] = {}  # remote viewers here
         self._tasks: list[asyncio.Task[None]] = []
+        self._adopting: set[str] = set()  # tables being claimed and restored right now
         self._stopping = asyncio.Event()
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
@@ -119,10 +120,17 @@ class BusHub:
                     await self.bus.release(table_id)
         await self.bus.close()
 
-    async def _try_adopt(self, table_id: str) -> bool:
+    async def _try_adopt(self, table_id: str, settle: float = 0.0) -> bool:
+        """Claim an unowned table and restore it here. ``settle``: wait that long between the
+        claim and reading the log, so a previous owner that is alive after all (cut off from
+        the bus for a while) sees its lease gone at its next renewal and stops writing first."""
         try:
             if not await self.bus.claim(table_id):
                 return False
+            if settle > 0:
+                await sleep_until(self._stopping, settle)
+                if self._stopping.is_set() or not await self.bus.renew(table_id):
+                    return False
         except (RedisError, OSError):
             return False
         if self.local.adopt(table_id):
@@ -251,8 +259,14 @@ class BusHub:
                     owner = await self.bus.owner(table_id)
                 except (RedisError, OSError):
                     break
-                if owner is None:
-                    await self._try_adopt(table_id)
+                if owner is None and table_id not in self._adopting:
+                    # On a task of its own: our own renewals must not wait for it.
+                    self._adopting.add(table_id)
+                    task = asyncio.get_running_loop().create_task(
+                        self._try_adopt(table_id, settle=self.bus.lease / 2),
+                        context=contextvars.Context(),
+                    )
+                    task.add_done_callback(lambda _t, t=table_id: self._adopting.discard(t))
 
     # ------------------------------------------------------------------ requests to owners
 
@@ -381,7 +395,11 @@ class BusHub:
         if self.local.has(table_id):
             return self.local.watch(table_id, who, seat)
         entry = self._remote.get(table_id)
-        if entry is None or not _may_see(entry, who):
+        if entry is None:
+            # Not in this process's copy of the lobby yet (made a moment ago elsewhere): the
+            # watch asks the owner, whose refusal, if any, arrives as the stream's one notice.
+            return RemoteWatch(self, table_id, who, seat, None)
+        if not _may_see(entry, who):
             raise HubError("no-such-table", f"There is no table {table_id!r}.")
         if seat is not None and (
             not 0 <= seat < len(entry.info.seats) or entry.info.seats[seat].identity != who.id
@@ -509,7 +527,7 @@ class RemoteWatch:
     """A session's view of a table owned by another process (implements `net.hub.Watch`)."""
 
     def __init__(
-        self, hub: BusHub, table_id: str, who: Identity, seat: int | None, game: Game
+        self, hub: BusHub, table_id: str, who: Identity, seat: int | None, game: Game | None
     ) -> None:
         self._hub = hub
         self._bus = hub.bus
@@ -521,13 +539,16 @@ class RemoteWatch:
         self._viewer: str | None = None
         self._owner: str | None = None
         self._local: Watch | None = None
+        self._unseen = 20 if game is None else 0  # tries left for a table not yet in the lobby
 
     def __aiter__(self) -> AsyncIterator[Update]:
         return self._iterate()
 
     async def _open(self) -> None:
         self._viewer = secrets.token_hex(8)
-        self._owner = await self._hub._owner(self.table_id)
+        self._owner = await self._hub._owner(self.table_id)  # (reads the lobby if need be)
+        if self._game is None:
+            self._game = self._hub._game(self._hub._remote[self.table_id].info.game)
         if self._owner == self._bus.worker:
             raise HubError("table-stopped", "This table is moving here.")
         await self._bus.request(
@@ -548,6 +569,10 @@ class RemoteWatch:
             try:
                 await self._open()
             except HubError as err:
+                if err.kind == "no-such-table" and self._unseen > 0:
+                    self._unseen -= 1  # made a moment ago: its owner publishes it shortly
+                    await asyncio.sleep(0.1)
+                    continue
                 if err.kind not in ("bus-down", "table-stopped"):
                     yield Notice(text=str(err))
                     return
@@ -586,6 +611,7 @@ class RemoteWatch:
                 if b"end" in fields:
                     self.closed = True
                     return
+                assert self._game is not None
                 yield decode_update(fields[b"u"], self._game)
 
     def _unwatch(self) -> None:

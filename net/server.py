@@ -1303,10 +1303,13 @@ def serve(
     bench_hooks: bool = False,
     bus: str | None = None,
     workers: int = 1,
+    games: Mapping[str, Any] | None = None,
+    lease: float = 3.0,
 ) -> None:
     """`speedway serve`: blocking; exits 2 with one line when it cannot start.
 
-    ``workers`` > 1 (needs ``bus``): that many processes on one port (`net.workers`)."""
+    ``workers`` > 1 (needs ``bus``): that many processes on one port (`net.workers`).
+    ``games`` and ``lease``: tests inject theirs (see `run_server`)."""
     from replays.paths import data_dir as resolve_data_dir
 
     _setup_logging()
@@ -1338,6 +1341,8 @@ def serve(
                     bench_hooks=bench_hooks,
                     bus=bus,
                     reuse_port=reuse_port,
+                    games=games,
+                    lease=lease,
                 )
             )
         except (ValueError, OSError) as err:
@@ -1355,7 +1360,8 @@ def serve(
         print(f"speedway: {err}", file=sys.stderr)
         sys.exit(2)
     load_or_create_host_key(folder)  # once, before the workers race to create it
-    print(f"Speedway: {workers} workers on {host} port {bound}, bus {bus}", flush=True)
+    # (Each worker prints its "listening on HOST port N" line once it accepts connections.)
+    print(f"Speedway: starting {workers} workers; bus {bus}", flush=True)
     try:
         code = supervise(workers, lambda _i: run_one(bound, True))
     finally:

@@ -10,7 +10,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from net.server import Limits, _setup_logging, run_server
+from net.server import Limits, _setup_logging, run_server, serve
 from tests.fakegame import GAME as DASH
 
 
@@ -23,6 +23,7 @@ def main() -> None:
     p.add_argument("--limit", action="append", default=[], help="name=value")
     p.add_argument("--bus", default=None, help="redis://HOST:PORT/N")
     p.add_argument("--lease", type=float, default=3.0)
+    p.add_argument("--workers", type=int, default=1, help="through `net.server.serve`")
     args = p.parse_args()
     values: dict[str, float] = {}
     for item in args.limit:
@@ -41,6 +42,22 @@ def main() -> None:
 
         factory = make_app
         games = {"dash": DASH}
+    if args.workers > 1:  # the supervisor of `speedway serve --workers`
+        serve(
+            "127.0.0.1",
+            0,
+            args.data,
+            app_factory=factory,
+            limits=limits,
+            allow_guests=args.guests,
+            bot_delay=args.bot_delay,
+            games=games,
+            bus=args.bus,
+            lease=args.lease,
+            workers=args.workers,
+            max_sessions=limits.max_sessions,
+        )
+        return
     _setup_logging()
     asyncio.run(
         run_server(

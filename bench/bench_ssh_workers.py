@@ -1,0 +1,97 @@
+"""Sessions one machine holds with 2 workers on a Redis bus against 1 (issue 15).
+
+``ssh_sessions_held_workers_K``: the most sessions (25 Cthulhu 500 tables of 4 bots per 100
+sessions, each table watched by 4, as `bench.bench_ssh`) at which the event-to-screen p99 stays
+≤ 100 ms, for `speedway serve --workers K --bus URL` with K = 1 and 2, measured side by side in
+one run on a redis-server this module starts (127.0.0.1, a temporary dir) and stops.
+``ssh_sessions_workers``: held with 2 ÷ held with 1, target ≥ 1.7. The ladder of session counts
+is climbed until the p99 goes over (QUICK: shorter windows, a shorter ladder).
+
+Sessions land on either worker (SO_REUSEPORT), so most viewers follow a table owned by the
+other worker: their updates cross Redis, and the figure includes that hop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench import QUICK
+from bench.ssh_load import percentile, run_load
+
+P99_MS = 100.0
+
+
+def _redis(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder),
+         "--appendonly", "yes", "--save", "", "--maxmemory-policy", "noeviction",
+         "--logfile", str(folder / "redis.log")],
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+def _held(workers: int, url: str, ladder: list[int], window: float) -> tuple[int, list[dict]]:
+    held = 0
+    rows = []
+    for n in ladder:
+        result = asyncio.run(
+            run_load(
+                n,
+                window=window,
+                probe=False,
+                serve_args=["--workers", str(workers), "--bus", url],
+            )
+        )
+        p99 = percentile(result.latencies_ms, 99)
+        rows.append({"sessions": n, "p99": round(p99, 1), "missed": result.missed})
+        if not result.latencies_ms or p99 > P99_MS or result.missed:
+            break
+        held = n
+    return held, rows
+
+
+def run() -> Iterator[dict[str, Any]]:
+    ladder = [50, 100, 150, 200] if QUICK else [50, 100, 150, 200, 250, 300, 400]
+    window = 8.0 if QUICK else 30.0
+    with tempfile.TemporaryDirectory(prefix="speedway-redis-") as tmp:
+        proc, url = _redis(Path(tmp))
+        try:
+            one, rows1 = _held(1, url, ladder, window)
+            two, rows2 = _held(2, url, ladder, window)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    yield {"bench": "ssh_sessions_held_workers_1", "value": one, "unit": "sessions",
+           "better": "higher", "ladder": rows1}  # fmt: skip
+    yield {"bench": "ssh_sessions_held_workers_2", "value": two, "unit": "sessions",
+           "better": "higher", "ladder": rows2}  # fmt: skip
+    yield {
+        "bench": "ssh_sessions_workers",
+        "value": round(two / one, 2) if one else None,
+        "unit": "x",
+        "target": 1.7,
+        "better": "higher",
+    }
