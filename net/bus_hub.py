@@ -16,8 +16,9 @@ module adds:
   updates, already redacted for that seat, in order and numbered, to a Redis stream the remote
   process reads (`RemoteWatch`). A gap in the numbers, or a new owner, makes the remote viewer
   ask again: it gets a fresh `Welcome` (the screen refolds from it) and goes on.
-- *Owner failure*: a process that finds an unfinished table in the lobby whose lease has
-  expired claims it and restores it from the shared data dir (`LocalHub.adopt`: the durable
+- *Owner failure*: a process that sees an unfinished table in the lobby without an owner for a
+  whole lease (a live owner renews every third of one, also right after a bus outage) claims
+  it and restores it from the shared data dir (`LocalHub.adopt`: the durable
   log, re-simulated; nothing acknowledged is lost, nothing applied twice); a process that finds
   its lease taken by another stops playing that table (`LocalHub.let_go`).
 - *Bus down*: tables owned here keep playing for sessions here; anything that needs another
@@ -86,6 +87,7 @@ class BusHub:
         self._viewers: dict[str, tuple[Watch, asyncio.Task[None]]] = {}  # remote viewers here
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: set[str] = set()  # tables being claimed and restored right now
+        self._orphaned: dict[str, float] = {}  # table -> when we first saw it without owner
         self._stopping = asyncio.Event()
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
@@ -120,17 +122,11 @@ class BusHub:
                     await self.bus.release(table_id)
         await self.bus.close()
 
-    async def _try_adopt(self, table_id: str, settle: float = 0.0) -> bool:
-        """Claim an unowned table and restore it here. ``settle``: wait that long between the
-        claim and reading the log, so a previous owner that is alive after all (cut off from
-        the bus for a while) sees its lease gone at its next renewal and stops writing first."""
+    async def _try_adopt(self, table_id: str) -> bool:
+        """Claim an unowned table and restore it here from the shared data dir."""
         try:
             if not await self.bus.claim(table_id):
                 return False
-            if settle > 0:
-                await sleep_until(self._stopping, settle)
-                if self._stopping.is_set() or not await self.bus.renew(table_id):
-                    return False
         except (RedisError, OSError):
             return False
         if self.local.adopt(table_id):
@@ -239,7 +235,8 @@ class BusHub:
             if self._stopping.is_set():
                 return
             if not await self.bus.ping():
-                continue  # bus down: our tables play on here; nobody else can take them
+                self._orphaned.clear()  # nothing is known while the bus is down
+                continue  # our tables play on here; nobody else can take them
             for room in self.local.rooms():
                 try:
                     ours = await self.bus.claim(room.id)
@@ -259,14 +256,21 @@ class BusHub:
                     owner = await self.bus.owner(table_id)
                 except (RedisError, OSError):
                     break
-                if owner is None and table_id not in self._adopting:
+                if owner is not None:
+                    self._orphaned.pop(table_id, None)
+                    continue
+                # Unowned for a whole lease, seen from here: its owner is dead (a live one,
+                # even one just back from a bus outage, renews every third of a lease).
+                now = asyncio.get_running_loop().time()
+                since = self._orphaned.setdefault(table_id, now)
+                if now - since >= self.bus.lease and table_id not in self._adopting:
                     # On a task of its own: our own renewals must not wait for it.
                     self._adopting.add(table_id)
                     task = asyncio.get_running_loop().create_task(
-                        self._try_adopt(table_id, settle=self.bus.lease / 2),
-                        context=contextvars.Context(),
+                        self._try_adopt(table_id), context=contextvars.Context()
                     )
                     task.add_done_callback(lambda _t, t=table_id: self._adopting.discard(t))
+                    self._orphaned.pop(table_id, None)
 
     # ------------------------------------------------------------------ requests to owners
 

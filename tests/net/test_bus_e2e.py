@@ -182,3 +182,32 @@ async def test_redis_restarted_mid_race_loses_nothing(bus_servers, redis_server)
         conn.close()
     assert s1.stop() == 0
     assert s2.stop() == 0
+
+
+async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_up(
+    bus_servers, redis_server
+):
+    s1, s2 = bus_servers(), bus_servers()
+    (ann, t_ann), (bob, t_bob), (eve, t_eve) = await start_race(s1, s2, s2)
+    assert states(t_ann)[-1] == 0  # Ann's move (seat 0), at her own server: the owner
+    await asyncio.to_thread(redis_server.stop)
+    t_ann.send("r")
+    await at_state(t_ann, 1)  # accepted, logged and shown without the bus
+    t_bob.send("s")  # Bob's server cannot reach the owner: told so in one sentence
+    await t_bob.wait_for("REFUSED The shared server bus is unreachable just now")
+    assert states(t_bob)[-1] == 0
+    await asyncio.sleep(2.0)  # down for longer than a lease
+    await asyncio.to_thread(redis_server.start)
+    for t in (t_bob, t_eve):  # what the owner accepted meanwhile reaches them when it is back
+        await at_state(t, 1, within=20)
+    end = await race_to_the_end({0: t_ann, 1: t_bob}, [t_eve])
+    assert end > 1
+    assert "moved to another server" not in t_ann.text  # the owner kept its table
+    for t in (t_ann, t_bob, t_eve):
+        seen = states(t)
+        assert seen == sorted(seen)
+        assert set(range(0, end + 1)) <= set(seen)
+    for conn in (ann, bob, eve):
+        conn.close()
+    assert s1.stop() == 0
+    assert s2.stop() == 0
