@@ -87,7 +87,8 @@ class LocalHub:
 
     ``restore=False`` (several processes sharing one data dir, `net.bus_hub`): nothing is
     restored at construction; a table comes back only when `adopt` is asked for it (by the
-    process that won its lease).
+    process that won its lease). ``mirror`` (a `net.log_mirror.LogMirror`): every durable
+    write is also copied to Redis, for owners on other machines.
     """
 
     def __init__(
@@ -110,6 +111,7 @@ class LocalHub:
         away_bots: bool = True,
         salt: Callable[[], bytes] | None = None,
         restore: bool = True,
+        mirror: Any = None,
     ) -> None:
         self.data_dir = data_dir
         self.chat_burst = chat_burst
@@ -142,7 +144,7 @@ class LocalHub:
         self._store: TableStore | None = None
         self.trace: Any = None  # a `net.trace.Trace` when the load benchmark asks for one
         if persist and data_dir is not None:
-            self._store = TableStore(Path(data_dir))
+            self._store = TableStore(Path(data_dir), mirror=mirror)
             if restore:
                 for restored in self._store.restore_all(self._game, build_table):
                     self._adopt_restored(restored)

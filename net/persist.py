@@ -18,6 +18,9 @@ be read is logged and skipped (its files stay for a person to look at).
 
 A table its players abandon (local play) loses all its files and publishes nothing.
 
+On a bus (several machines) each write is also copied to Redis right after its fsync
+(`net.log_mirror`), and a table taken over from another machine gets its files from there.
+
 Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
 """
 
@@ -28,7 +31,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -38,6 +41,9 @@ from replays.errors import LogBroken, ReplayError
 from replays.log import LogWriter, fsync_dir
 from replays.recover import restore_table
 from replays.store import publish_log
+
+if TYPE_CHECKING:
+    from net.log_mirror import LogMirror
 
 __all__ = ["Restored", "TableRecord", "TableStore", "write_private"]
 
@@ -101,8 +107,9 @@ class TableStore:
     that table and never retries (a failed fsync may have lost pages).
     """
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, mirror: LogMirror | None = None) -> None:
         self.root = Path(data_dir) / "tables"
+        self.mirror = mirror  # a copy in Redis for owners on other machines (`net.log_mirror`)
         self.replays = Path(data_dir) / "replays"
         self._writers: dict[str, LogWriter] = {}
         self._waiting: set[str] = set()  # tables with an ``ID.wait`` record
@@ -121,18 +128,32 @@ class TableStore:
 
     def _write_meta(self, record: TableRecord) -> None:
         spec = msgspec.structs.replace(record.spec, branched_from=_without_events(record.spec))
-        meta = msgspec.structs.replace(record, spec=spec)
-        write_private(self.root / f"{record.table_id}.meta", msgspec.json.encode(meta))
+        meta = msgspec.json.encode(msgspec.structs.replace(record, spec=spec))
+        write_private(self.root / f"{record.table_id}.meta", meta)
+        if self.mirror is not None:
+            self.mirror.files(record.table_id, {"meta": meta, "wait": None})
 
     def _write_wait(self, record: TableRecord) -> None:
-        write_private(self.root / f"{record.table_id}.wait", msgspec.json.encode(record))
+        wait = msgspec.json.encode(record)
+        write_private(self.root / f"{record.table_id}.wait", wait)
+        if self.mirror is not None:
+            self.mirror.files(record.table_id, {"wait": wait})
+
+    def _write_seed(self, table_id: str, seed: int) -> None:
+        write_private(self.root / f"{table_id}.seed", str(seed).encode())
+        if self.mirror is not None:
+            self.mirror.files(table_id, {"seed": str(seed).encode()})
+
+    def _mirror_log(self, table_id: str) -> None:
+        if self.mirror is not None:
+            self.mirror.log_tail(table_id, self.root / f"{table_id}.log")
 
     def wait(self, record: TableRecord, seed: int) -> None:
         """A table waiting for players: its seed (0600) and its ``.wait`` record, fsynced."""
         self._mkroot()
         table_id = record.table_id
         try:
-            write_private(self.root / f"{table_id}.seed", str(seed).encode())
+            self._write_seed(table_id, seed)
             self._write_wait(record)
         except OSError:
             for ext in ("wait", "seed"):  # the table is refused: leave nothing of it behind
@@ -150,6 +171,8 @@ class TableStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
+        if self.mirror is not None:
+            self.mirror.drop(table_id)
 
     def start(self, record: TableRecord, table: Table) -> str:
         """A table starts: seed (0600), meta and the log (header + setup), all fsynced; then a
@@ -159,7 +182,7 @@ class TableStore:
         """
         self._mkroot()
         table_id = record.table_id
-        write_private(self.root / f"{table_id}.seed", str(table.seed).encode())
+        self._write_seed(table_id, table.seed)
         self._write_meta(record)
         try:
             writer = LogWriter.create(
@@ -172,6 +195,8 @@ class TableStore:
         except LogBroken as err:
             raise OSError(str(err)) from None
         self._writers[table_id] = writer
+        if self.mirror is not None:
+            self.mirror.reset_log(table_id, writer.path)
         if table_id in self._waiting:
             self._waiting.discard(table_id)
             with contextlib.suppress(FileNotFoundError):
@@ -195,6 +220,7 @@ class TableStore:
             writer.append(step)
         except LogBroken as err:
             raise OSError(str(err)) from None
+        self._mirror_log(table_id)  # after the fsync: only whole, durable records leave
 
     def seats(self, table_id: str, seats: list[Seat]) -> None:
         """Who sits where from now on (a bot standing in for an away player, or the player
@@ -206,6 +232,7 @@ class TableStore:
             writer.set_seats(seats)
         except LogBroken as err:
             raise OSError(str(err)) from None
+        self._mirror_log(table_id)
 
     def abandon(self, table_id: str) -> None:
         """An unfinished table given up by its players: its log, seed and records go, unpublished
@@ -220,6 +247,8 @@ class TableStore:
                 (self.root / f"{table_id}.{ext}").unlink()
         if self.root.is_dir():
             fsync_dir(self.root)
+        if self.mirror is not None:
+            self.mirror.drop(table_id)
 
     def finish(self, record: TableRecord, game: Game, table: Table) -> str | None:
         """The game ended: end record (seed revealed), publish the verified replay, tidy up.
@@ -242,6 +271,8 @@ class TableStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
+        if self.mirror is not None:
+            self.mirror.drop(table_id)  # published: the live copy (and the seed) go
         return path.stem
 
     def _public_seats(self, seats: list[Seat]) -> list[Seat]:
@@ -281,9 +312,17 @@ class TableStore:
         finished (published now), gone or cannot be read (logged)."""
         if table_id in self._writers:
             return None  # already ours
+        if self.mirror is not None:  # (another machine's table: its files come from Redis)
+            try:
+                self.mirror.restore_into(table_id, self.root)
+            except OSError as err:
+                log.error("table %s: its files could not be written from Redis: %s", table_id, err)
         if (self.root / f"{table_id}.log").exists():
             try:
-                return self._restore(table_id, find_game)
+                restored = self._restore(table_id, find_game)
+                if restored is not None and self.mirror is not None:
+                    self.mirror.reset_log(table_id, self.root / f"{table_id}.log")
+                return restored
             except (OSError, ValueError, msgspec.DecodeError, IllegalAction, ReplayError) as err:
                 log.error("table %s could not be restored: %s", table_id, err)
             except LogBroken as err:

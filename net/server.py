@@ -1233,6 +1233,7 @@ async def run_server(
         network=True,
         turn_timer=turn_timer,
         restore=bus is None,  # on a bus, a table comes back in the process that wins its lease
+        mirror=_mirror(bus),
     )
     from net.trace import from_environment
 
@@ -1282,6 +1283,15 @@ async def run_server(
         flusher.cancel()
         trace.close()
     log.info("event=stopped")
+
+
+def _mirror(bus: str | None) -> Any:
+    """On a bus, the copy of every durable table file in Redis (`net.log_mirror`)."""
+    if bus is None:
+        return None
+    from net.log_mirror import LogMirror
+
+    return LogMirror(bus)
 
 
 async def _flush_trace(trace: Any) -> None:

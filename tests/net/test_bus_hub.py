@@ -17,6 +17,7 @@ from net.bus import Bus
 from net.bus_hub import BusHub
 from net.hub import HubError, Identity, SeatSpec, StepUpdate, TableSpec, Welcome
 from net.local_hub import LocalHub
+from net.log_mirror import LogMirror
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
 
@@ -25,7 +26,7 @@ BOB = Identity(id="SHA256:bob", nickname="Bob")
 EVE = Identity(id="SHA256:eve", nickname="Eve")
 
 
-def make_hub(url: str, data: Path, name: str) -> BusHub:
+def make_hub(url: str, data: Path, name: str, *, mirror: bool = False) -> BusHub:
     local = LocalHub(
         data,
         games={"dash": DASH},
@@ -33,6 +34,7 @@ def make_hub(url: str, data: Path, name: str) -> BusHub:
         lobby_interval=0.0,
         restore=False,
         network=False,
+        mirror=LogMirror(url) if mirror else None,
     )
     return BusHub(local, Bus(url, worker=name, lease=1.0), game=local.find_game, lobby_interval=0.0)
 
@@ -90,11 +92,15 @@ async def test_a_table_made_on_one_hub_is_in_the_other_lobby_and_playable_from_i
     await watch.close()
 
 
+@pytest.mark.parametrize("machines", ["one data dir", "two machines"])
 async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_lost(
-    redis_server, tmp_path
+    redis_server, tmp_path, machines
 ):
-    a = make_hub(redis_server.url, tmp_path / "data", "wa")
-    b = make_hub(redis_server.url, tmp_path / "data", "wb")
+    """One machine: b restores from the shared data dir. Two machines (two data dirs): b
+    restores from the copy of a's files in Redis (`net.log_mirror`)."""
+    two = machines == "two machines"
+    a = make_hub(redis_server.url, tmp_path / "a", "wa", mirror=two)
+    b = make_hub(redis_server.url, tmp_path / ("b" if two else "a"), "wb", mirror=two)
     await a.start()
     await b.start()
     try:
@@ -113,6 +119,10 @@ async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_los
         await until(lambda: b.local.has(tid), "b to take the table over", seconds=10)
         moved = b.local.table(tid)
         assert [s.state_id for s in moved.history] == acknowledged
+        if two:  # b's own disk now holds the log it got from Redis, the same bytes as a's
+            log_a = (tmp_path / "a" / "tables" / f"{tid}.log").read_bytes()
+            log_b = (tmp_path / "b" / "tables" / f"{tid}.log").read_bytes()
+            assert log_b[: len(log_a)] == log_a
         pending = moved.pending()
         await b.submit(tid, BOB if pending[0] == 1 else ANN, pending[0], Roll(), moved.state_id)
         assert moved.state_id == acknowledged[-1] + 1

@@ -1,0 +1,172 @@
+"""A copy of every live table's durable files in Redis, for owners on other machines.
+
+Owns `LogMirror`: after `net.persist.TableStore` has written and fsynced a table's file on the
+owner's disk, the same bytes go to Redis — the seed and the seat records as plain keys, the log
+as a stream of ``(offset, bytes)`` chunks appended in order (whole records only: it is read
+after the fsync). A process on another machine that takes a dead owner's table over writes
+those files into its own ``DATA/tables/`` (`restore_into`) and restores the table from them as
+from its own disk. With AOF persistence in Redis (README) the copy survives a Redis restart.
+
+A failed copy never stops a table (the owner's disk has it; the next write copies what is
+missing, from the offset Redis has); it is logged once per table until it succeeds again.
+
+Must not: decide anything about tables, or be needed by a single process (no bus: no mirror).
+The seed is secret until the race ends: it is in Redis only for as long as the table is live,
+so Redis must be private (README: password, bind address).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+import redis
+from redis.exceptions import RedisError
+
+__all__ = ["LogMirror"]
+
+log = logging.getLogger("speedway.bus")
+
+_CHUNK = 256 * 1024
+RETRY_PAUSE = 2.0  # seconds without copies after Redis failed one
+
+
+class LogMirror:
+    """Synchronous (it runs in the hub's disk thread, right after the fsync)."""
+
+    def __init__(self, url: str, prefix: str = "speedway:") -> None:
+        self.redis = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
+        self.prefix = prefix
+        self._sent: dict[str, int] = {}  # table -> bytes of its log known to be in Redis
+        self._failing: set[str] = set()
+        self._retry_at = 0.0  # after a failure, copies wait (a down Redis never slows a move)
+        self._owed: dict[str, dict[str, bytes | None]] = {}  # small files not copied yet
+
+    def _key(self, table_id: str, name: str) -> str:
+        return f"{self.prefix}tables:{table_id}:{name}"
+
+    def _skip(self, table_id: str) -> bool:
+        """Redis failed a moment ago: do not wait for it again yet (the disk has everything;
+        the next copy after the pause sends what is missing)."""
+        if time.monotonic() < self._retry_at:
+            self._failing.add(table_id)
+            return True
+        return False
+
+    def _failed(self, table_id: str, err: Exception) -> None:
+        self._retry_at = time.monotonic() + RETRY_PAUSE
+        if table_id not in self._failing:
+            log.warning("table %s: the copy in Redis lags (%s); the disk has it", table_id, err)
+            self._failing.add(table_id)
+
+    def _ok(self, table_id: str) -> None:
+        if table_id in self._failing:
+            self._failing.discard(table_id)
+            log.info("table %s: the copy in Redis caught up", table_id)
+
+    def files(self, table_id: str, files: dict[str, bytes | None]) -> None:
+        """Small files of the table (``seed``, ``meta``, ``wait``): set, or deleted (None)."""
+        if self._skip(table_id):
+            self._owed.setdefault(table_id, {}).update(files)
+            return
+        files = {**self._owed.pop(table_id, {}), **files}
+        try:
+            pipe = self.redis.pipeline(transaction=True)
+            for name, data in files.items():
+                if data is None:
+                    pipe.delete(self._key(table_id, name))
+                else:
+                    pipe.set(self._key(table_id, name), data)
+            pipe.execute()
+            self._ok(table_id)
+        except (RedisError, OSError) as err:
+            self._owed.setdefault(table_id, {}).update(files)
+            self._failed(table_id, err)
+
+    def log_tail(self, table_id: str, path: Path) -> None:
+        """The log's bytes Redis does not have yet (everything written so far is fsynced)."""
+        if self._skip(table_id):
+            return
+        if self._owed.get(table_id):
+            self.files(table_id, {})
+        try:
+            sent = self._sent.get(table_id)
+            if sent is None:
+                sent = self._stream_length(table_id)
+            with open(path, "rb") as f:
+                f.seek(sent)
+                while chunk := f.read(_CHUNK):
+                    self.redis.xadd(self._key(table_id, "log"), {"off": sent, "data": chunk})
+                    sent += len(chunk)
+            self._sent[table_id] = sent
+            self._ok(table_id)
+        except (RedisError, OSError) as err:
+            self._sent.pop(table_id, None)  # ask Redis where it stands next time
+            self._failed(table_id, err)
+
+    def reset_log(self, table_id: str, path: Path) -> None:
+        """The log as it is on disk now (after a restore cut a torn tail): the copy anew."""
+        try:
+            self.redis.delete(self._key(table_id, "log"))
+            self._sent[table_id] = 0
+        except (RedisError, OSError) as err:
+            self._failed(table_id, err)
+            return
+        self.log_tail(table_id, path)
+
+    def _stream_length(self, table_id: str) -> int:
+        last = self.redis.xrevrange(self._key(table_id, "log"), count=1)
+        if not last:
+            return 0
+        fields = last[0][1]
+        return int(fields[b"off"]) + len(fields[b"data"])
+
+    def drop(self, table_id: str) -> None:
+        """The table is over (published or abandoned): its copy goes, the seed with it."""
+        self._sent.pop(table_id, None)
+        try:
+            self.redis.delete(*(self._key(table_id, n) for n in ("log", "seed", "meta", "wait")))
+        except (RedisError, OSError) as err:
+            self._failed(table_id, err)
+
+    def restore_into(self, table_id: str, root: Path) -> bool:
+        """Write the table's files from Redis into ``root`` (``DATA/tables``) when Redis has
+        more of its log than this disk (or this disk has none of it). True if it wrote."""
+        try:
+            seed = self.redis.get(self._key(table_id, "seed"))
+            meta = self.redis.get(self._key(table_id, "meta"))
+            wait = self.redis.get(self._key(table_id, "wait"))
+            entries = self.redis.xrange(self._key(table_id, "log"))
+        except (RedisError, OSError) as err:
+            log.warning("table %s: its copy in Redis could not be read: %s", table_id, err)
+            return False
+        if seed is None or (meta is None and wait is None):
+            return False
+        data = bytearray()
+        for _id, fields in entries:
+            if int(fields[b"off"]) != len(data):
+                log.error("table %s: its copy in Redis has a gap; not used", table_id)
+                return False
+            data += fields[b"data"]
+        log_path = root / f"{table_id}.log"
+        if data:
+            if meta is None or (log_path.exists() and log_path.stat().st_size >= len(data)):
+                return False  # this disk has all of it (the one machine's shared data dir)
+        elif wait is None or (root / f"{table_id}.wait").exists():
+            return False
+        root.mkdir(parents=True, exist_ok=True)
+        os.chmod(root, 0o700)
+        from net.persist import write_private
+
+        write_private(root / f"{table_id}.seed", seed)
+        if data:
+            assert meta is not None
+            write_private(root / f"{table_id}.meta", meta)
+            write_private(log_path, bytes(data))
+        else:
+            assert wait is not None
+            write_private(root / f"{table_id}.wait", wait)
+        log.info("table %s: its files were restored from Redis (%d log bytes)", table_id, len(data))
+        return True
