@@ -134,6 +134,12 @@ class BusHub:
             return True
         with contextlib.suppress(RedisError, OSError):
             await self.bus.release(table_id)
+            entry = self._remote.get(table_id)
+            if entry is not None and entry.owner != self.bus.worker:
+                # It cannot be restored here (finished, gone, unreadable: logged): unlisted,
+                # rather than offered to players forever.
+                log.warning("event=unlisted table=%s: it could not be taken over", table_id)
+                await self.bus.publish_lobby([], [table_id])
         return False
 
     # ------------------------------------------------------------------ lobby
@@ -250,10 +256,12 @@ class BusHub:
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
                     continue
-                if entry.info.status == "finished":
-                    continue
                 try:
                     owner = await self.bus.owner(table_id)
+                    if owner is None and entry.info.status == "finished":
+                        # Its owner died before listing it out: nothing to take over.
+                        await self.bus.publish_lobby([], [table_id])
+                        continue
                 except (RedisError, OSError):
                     break
                 if owner is not None:
