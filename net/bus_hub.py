@@ -2,7 +2,7 @@
 
 Owns `BusHub` (a `net.hub.Hub`) and `RemoteWatch`. Each table is run by exactly one process,
 its *owner*: the one holding its lease (`net.bus.Bus.claim`), renewed every third of the lease
-while the process lives. The owner's `net.local_hub.LocalHub` runs the table as in a single
+while the process lives (`net.leases`, on a thread: a busy event loop keeps its tables). The owner's `net.local_hub.LocalHub` runs the table as in a single
 process (``Table.submit`` -> fsync -> viewers), so nothing about play changes here. What this
 module adds:
 
@@ -55,6 +55,7 @@ from net.bus import (
     sleep_until,
 )
 from net.hub import HubError, Identity, Notice, TableInfo, TableSpec, Update, Watch
+from net.leases import LeaseKeeper
 from net.local_hub import LocalHub
 from net.room import Room, TableStatus
 
@@ -88,6 +89,7 @@ class BusHub:
         self._tasks: list[asyncio.Task[None]] = []
         self._adopting: set[str] = set()  # tables being claimed and restored right now
         self._orphaned: dict[str, float] = {}  # table -> when we first saw it without owner
+        self._leases: LeaseKeeper | None = None
         self._stopping = asyncio.Event()
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
@@ -103,6 +105,17 @@ class BusHub:
                 await self._try_adopt(table_id)
         await self.local.start()
         loop = asyncio.get_running_loop()
+        self._leases = LeaseKeeper(
+            self.bus.url,
+            worker=self.bus.worker,
+            lease=self.bus.lease,
+            key=lambda t: self.bus.key("owner", t),
+            lost=self._lease_lost,
+            loop=loop,
+        )
+        for room in self.local.rooms():
+            self._leases.keep(room.id)
+        self._leases.start()
         for job in (self._serve_requests, self._keep_leases, self._publish_lobby, self._follow):
             self._tasks.append(loop.create_task(job(), context=contextvars.Context()))
         self._lobby_dirty.set()
@@ -116,6 +129,8 @@ class BusHub:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._leases is not None:
+            await asyncio.to_thread(self._leases.stop)
         if self.bus.up:
             with contextlib.suppress(RedisError, OSError):
                 for table_id in owned:  # another process may take them over at once
@@ -131,6 +146,8 @@ class BusHub:
             return False
         if self.local.adopt(table_id):
             log.info("event=adopted table=%s worker=%s", table_id, self.bus.worker)
+            if self._leases is not None:
+                self._leases.keep(table_id)
             return True
         with contextlib.suppress(RedisError, OSError):
             await self.bus.release(table_id)
@@ -234,8 +251,12 @@ class BusHub:
 
     # ------------------------------------------------------------------ leases
 
+    def _lease_lost(self, table_id: str) -> None:
+        log.warning("event=lease-lost table=%s worker=%s", table_id, self.bus.worker)
+        self.local.let_go(table_id, "This table moved to another server; reopen it from the lobby.")
+
     async def _keep_leases(self) -> None:
-        """Renew our leases; stop tables another process took; take over orphaned tables."""
+        """Hand our tables to the lease keeper; take over orphaned tables."""
         while not self._stopping.is_set():
             await sleep_until(self._stopping, self.bus.lease / 3)
             if self._stopping.is_set():
@@ -243,16 +264,8 @@ class BusHub:
             if not await self.bus.ping():
                 self._orphaned.clear()  # nothing is known while the bus is down
                 continue  # our tables play on here; nobody else can take them
-            for room in self.local.rooms():
-                try:
-                    ours = await self.bus.claim(room.id)
-                except (RedisError, OSError):
-                    break
-                if not ours:
-                    log.warning("event=lease-lost table=%s worker=%s", room.id, self.bus.worker)
-                    self.local.let_go(
-                        room.id, "This table moved to another server; reopen it from the lobby."
-                    )
+            if self._leases is not None:  # (renewed on the keeper's own thread)
+                self._leases.retain({room.id for room in self.local.rooms()})
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
                     continue
@@ -320,6 +333,8 @@ class BusHub:
             await self.bus.claim(table_id)
         except (RedisError, OSError):
             self.bus._down()  # it plays here; the lease is taken when the bus is back
+        if self._leases is not None:
+            self._leases.keep(table_id)
         return table_id
 
     async def join_private(self, code: str, who: Identity) -> str:

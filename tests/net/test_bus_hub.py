@@ -113,6 +113,7 @@ async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_los
         # a dies as a SIGKILL would: its tasks stop, nothing is released or flushed.
         for task in a._tasks:
             task.cancel()
+        await asyncio.to_thread(a._leases.stop)  # its lease keeper thread dies with it
         for room in a.local.rooms():
             if room.task is not None:
                 room.task.cancel()

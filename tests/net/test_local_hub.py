@@ -408,3 +408,30 @@ async def test_table_summary_names_only_the_options_that_differ_from_the_default
     assert h.info(same).summary == "standard rules"  # a form sends every option, even defaults
     assert h.info(other).summary == "goal 12"
     await h.close()
+
+
+async def test_every_hub_refusal_has_its_kind_and_a_sentence():
+    h = hub(chat_burst=1)
+    tid = await h.create_table(two_humans(private=True), ANN)
+
+    async def kind_of(call) -> str:
+        with pytest.raises(HubError) as refused:
+            await call()
+        assert str(refused.value).endswith(".")  # one sentence a player can read
+        return refused.value.kind
+
+    async def watch_unknown() -> None:
+        h.watch("nope", ANN, None)
+
+    assert await kind_of(watch_unknown) == "no-such-table"
+    assert await kind_of(lambda: h.take_seat(tid, 0, BOB)) == "no-such-table"  # private
+    assert await kind_of(lambda: h.join_private("ZZZZZZ", BOB)) == "no-such-table"
+    code = h.invite_code(tid, ANN)
+    await h.join_private(code, BOB)
+    assert await kind_of(lambda: h.take_seat(tid, 0, BOB)) == "seat-taken"
+    assert await kind_of(lambda: h.submit(tid, BOB, 0, Roll(), 0)) == "not-seated"
+    assert await kind_of(lambda: h.create_table(TableSpec(game="nope", seats=[]), ANN)) == (
+        "config-refused"
+    )
+    await h.chat(tid, ANN, "hi")
+    assert await kind_of(lambda: h.chat(tid, ANN, "again")) == "rate-limited"
