@@ -74,7 +74,7 @@ def _held(workers: int, url: str, ladder: list[int], window: float) -> tuple[int
 
 
 def run() -> Iterator[dict[str, Any]]:
-    ladder = [50, 100, 150, 200] if QUICK else [50, 100, 150, 200, 250, 300, 400]
+    ladder = [25, 50, 75, 100, 150] if QUICK else [25, 50, 75, 100, 125, 150, 200, 250, 300]
     window = 8.0 if QUICK else 30.0
     with tempfile.TemporaryDirectory(prefix="speedway-redis-") as tmp:
         proc, url = _redis(Path(tmp))

@@ -130,3 +130,24 @@ async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_los
     finally:
         await b.close()
         await a.bus.close()
+
+
+async def test_a_gap_in_a_remote_viewers_stream_makes_it_resync_from_a_fresh_welcome(two):
+    a, b = two
+    tid = await a.create_table(two_humans(), ANN)
+    await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+    await b.take_seat(tid, 1, BOB)
+    watch = b.watch(tid, BOB, 1)
+    updates = aiter(watch)
+    first = await asyncio.wait_for(anext(updates), 5)
+    assert isinstance(first, Welcome)
+    table = a.local.table(tid)
+    await a.submit(tid, ANN, 0, Roll(), table.state_id)
+    # An entry numbered out of order (as if one were lost) lands in the viewer's stream.
+    await b.bus.view_put(watch._viewer, 99, b"")
+    seen: list[object] = []
+    while not (seen and isinstance(seen[-1], Welcome)):
+        seen.append(await asyncio.wait_for(anext(updates), 5))
+    again = seen[-1]
+    assert again.state_id == table.state_id  # the fresh snapshot has the step: nothing lost
+    await watch.close()
