@@ -80,6 +80,7 @@ class LobbyEntry(msgspec.Struct, frozen=True, kw_only=True):
     owner: str
     may_see: list[str] = []  # identities who see a private table (holders, invited, creator)
     invite_code: str | None = None  # shown only to ``may_see``
+    creator: str = ""  # (the cap on unfinished tables per identity counts every process's)
 
 
 # ---------------------------------------------------------------------------- wire format

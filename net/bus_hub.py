@@ -54,6 +54,7 @@ from net.leases import LeaseKeeper
 from net.local_hub import LocalHub
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
+from net.room import TableStatus
 
 __all__ = ["BusHub"]
 
@@ -327,6 +328,26 @@ class BusHub:
         return self._ask(table_id, op, **body)
 
     async def create_table(self, spec: TableSpec, who: Identity) -> str:
+        if self.local.network:  # the cap counts this identity's tables on every process
+            elsewhere = sum(
+                1
+                for tid, e in self._remote.items()
+                if e.creator == who.id
+                and e.info.status != "finished"
+                and e.owner != self.bus.worker
+                and not self.local.has(tid)
+            )
+            mine = sum(
+                1
+                for r in self.local.rooms()
+                if r.creator == who.id and r.status is not TableStatus.FINISHED
+            )
+            if elsewhere and mine + elsewhere >= self.local.max_tables_per_identity:
+                raise HubError(
+                    "config-refused",
+                    f"You already have {mine + elsewhere} unfinished tables; "
+                    "finish or leave one first.",
+                )
         table_id = await self.local.create_table(spec, who)
         try:
             await self.bus.claim(table_id)

@@ -172,4 +172,5 @@ def lobby_entry(room: Room, worker: str) -> LobbyEntry:
         owner=worker,
         may_see=may_see,
         invite_code=room.invite_code if room.status is not TableStatus.FINISHED else None,
+        creator=room.creator,
     )
