@@ -303,11 +303,18 @@ class BusHub:
                 if not self.bus.up:
                     raise HubError("bus-down", DOWN)
                 raise HubError("no-such-table", f"There is no table {table_id!r}.")
-        try:
-            owner = await self.bus.owner(table_id)
-        except (RedisError, OSError):
-            self.bus._down()
-            raise HubError("bus-down", DOWN) from None
+        # No owner for a moment (it is re-taking its lease after a bus outage, or another
+        # process is taking a dead owner's table over): wait up to one lease for it.
+        deadline = asyncio.get_running_loop().time() + self.bus.lease
+        while True:
+            try:
+                owner = await self.bus.owner(table_id)
+            except (RedisError, OSError):
+                self.bus._down()
+                raise HubError("bus-down", DOWN) from None
+            if owner is not None or asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.1)
         if owner is None:
             raise HubError(
                 "table-stopped", "This table is moving to another server; try again in a moment."

@@ -9,7 +9,9 @@ Files written before expiry existed (fingerprint -> nickname) are read as played
 Guests are never stored. Several processes may share one data dir (`speedway serve --workers`):
 each re-reads the file when it changed on disk before answering, and a change is made under an
 exclusive lock on ``players.lock`` as read, change, write, so no process overwrites another's
-binding.
+binding. On a bus across machines (``shared``, `net.shared_names.SharedNames`) bindings are
+also kept in Redis: a key known on another machine keeps its nickname here, and a name is
+claimed there first, so no two machines bind it to two keys.
 
 Must not: authenticate anyone (the server does) or accept a nickname outside the allow-list.
 """
@@ -22,11 +24,15 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from net.persist import write_private
 from net.sanitize import nickname_error, nickname_key
+
+if TYPE_CHECKING:
+    from net.shared_names import SharedNames
 
 __all__ = ["DEFAULT_EXPIRY", "Binding", "PlayerBook"]
 
@@ -48,8 +54,10 @@ class PlayerBook:
         *,
         expiry: float = DEFAULT_EXPIRY,
         clock: Callable[[], float] = time.time,
+        shared: SharedNames | None = None,
     ) -> None:
         self.path = None if data_dir is None else Path(data_dir) / "players.json"
+        self.shared = shared
         self.expiry = expiry
         self.clock = clock
         self._names: dict[str, Binding] = {}
@@ -113,13 +121,43 @@ class PlayerBook:
                 self._expire()
                 self._save()
         b = self._names.get(fingerprint)
+        if b is None and self.shared is not None:
+            b = self.shared.binding(fingerprint, Binding)  # bound on another machine
+            live = b is not None and (b.played or self.clock() - b.bound <= self.expiry)
+            if b is not None and live and nickname_error(b.nickname) is None:
+                with self._locked():
+                    self._names[fingerprint] = b
+                    self._save()
+                return b.nickname
+            return None
         return None if b is None else b.nickname
+
+    def _taken_elsewhere(self, key: str, by: str | None) -> bool:
+        """Held by another key on another machine (and not expired there)?"""
+        if self.shared is None:
+            return False
+        holder = self.shared.holder(key)
+        if holder is None or holder == by:
+            return False
+        b = self.shared.binding(holder, Binding)
+        if b is None or (not b.played and self.clock() - b.bound > self.expiry):
+            self.shared.free(key, holder)  # expired: the name is free again
+            return False
+        return nickname_key(b.nickname) == key
 
     def is_taken(self, nickname: str, by: str | None = None) -> bool:
         self._read()
         self._expire()
         key = nickname_key(nickname)
-        return any(nickname_key(b.nickname) == key and k != by for k, b in self._names.items())
+        holders = [k for k, b in self._names.items() if nickname_key(b.nickname) == key and k != by]
+        for k in holders:
+            if self.shared is None:
+                return True
+            now = self.shared.binding(k, Binding)  # that key may have renamed elsewhere
+            if now is None or nickname_key(now.nickname) == key:
+                return True
+            self._names[k] = now  # (this file catches up at its next write)
+        return self._taken_elsewhere(key, by)
 
     def bind(self, fingerprint: str, nickname: str) -> str | None:
         """Bind ``nickname`` to ``fingerprint``; return why not (one sentence) or None."""
@@ -129,14 +167,25 @@ class PlayerBook:
         with self._locked():
             if self.is_taken(nickname, by=fingerprint):
                 return (
-                    f"The nickname {nickname} is taken (or looks like one that is); "
-                    "choose another."
+                    f"The nickname {nickname} is taken (or looks like one that is); choose another."
                 )
             old = self._names.get(fingerprint)
-            self._names[fingerprint] = Binding(
+            if (
+                self.shared is not None
+                and self.shared.claim(nickname_key(nickname), fingerprint) is False
+            ):
+                return (
+                    f"The nickname {nickname} is taken (or looks like one that is); choose another."
+                )
+            binding = Binding(
                 nickname=nickname, bound=self.clock(), played=old is not None and old.played
             )
+            self._names[fingerprint] = binding
             self._save()
+            if self.shared is not None:
+                if old is not None and nickname_key(old.nickname) != nickname_key(nickname):
+                    self.shared.free(nickname_key(old.nickname), fingerprint)
+                self.shared.store(fingerprint, binding)
         return None
 
     def played(self, fingerprint: str) -> None:
@@ -147,8 +196,10 @@ class PlayerBook:
             with self._locked():
                 b = self._names.get(fingerprint)
                 if b is not None and not b.played:
-                    self._names[fingerprint] = msgspec.structs.replace(b, played=True)
+                    self._names[fingerprint] = played = msgspec.structs.replace(b, played=True)
                     self._save()
+                    if self.shared is not None:
+                        self.shared.store(fingerprint, played)
 
     def _save(self) -> None:
         if self.path is not None:

@@ -1244,6 +1244,11 @@ async def run_server(
         from net.bus_hub import BusHub
 
         hub = BusHub(local, Bus(bus, lease=lease), game=local.find_game)
+    players = None
+    if bus is not None:  # nicknames shared with every machine on the bus
+        from net.shared_names import SharedNames
+
+        players = PlayerBook(data, expiry=limits.nickname_expiry, shared=SharedNames(bus))
     server = SpeedwayServer(
         hub,
         app_factory,
@@ -1252,6 +1257,7 @@ async def run_server(
         limits=limits,
         allow_guests=allow_guests,
         bench_hooks=bench_hooks,
+        players=players,
     )
     bound = await server.start(host, port, reuse_port=reuse_port)
     server.collector.install()  # full collections only at quiet moments (net.collector)
