@@ -1,8 +1,9 @@
 """The hub interface: what a screen (local or over SSH) may ask of the tables it sees.
 
-Owns the *interface* between front ends and the table service — the `Hub` protocol and the
-messages it sends — so a later multi-process or multi-machine backend can replace the
-in-process one (`net.local_hub.LocalHub`) without touching the TUI or the core.
+Owns the *interface* between front ends and the table service — the `Hub` protocol, the
+messages it sends and `HubError`, its refusals with kinds — so the in-process hub
+(`net.local_hub.LocalHub`) and the hub of a process on a Redis bus (`net.bus_hub.BusHub`) are
+one thing to the TUI, which cannot tell them apart.
 
 Message flow for one viewer of one table (DESIGN.md): `watch()` yields a `Welcome` (the game id,
 config, seats and every past event *redacted for this viewer*), then one `StepUpdate` per accepted
