@@ -3,7 +3,8 @@
 ``ssh_sessions_held_workers_K``: the most sessions (25 Cthulhu 500 tables of 4 bots per 100
 sessions, each table watched by 4, as `bench.bench_ssh`) at which the event-to-screen p99 stays
 ≤ 100 ms, for `speedway serve --workers K --bus URL` with K = 1 and 2, measured side by side in
-one run on a redis-server this module starts (127.0.0.1, a temporary dir) and stops.
+one run, each on a redis-server of its own this module starts (127.0.0.1, a temporary dir)
+and stops.
 ``ssh_sessions_workers``: held with 2 ÷ held with 1, target ≥ 1.7. The ladder of session counts
 is climbed until the p99 goes over (QUICK: shorter windows, a shorter ladder).
 
@@ -53,18 +54,26 @@ def _redis(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("redis-server did not start")
 
 
-def _held(workers: int, url: str, ladder: list[int], window: float) -> tuple[int, list[dict]]:
+def _held(workers: int, ladder: list[int], window: float) -> tuple[int, list[dict]]:
     held = 0
     rows = []
     for n in ladder:
-        result = asyncio.run(
-            run_load(
-                n,
-                window=window,
-                probe=False,
-                serve_args=["--workers", str(workers), "--bus", url],
-            )
-        )
+        # A fresh Redis (and data dir) per run: nicknames bound by the last run's keys would
+        # otherwise be taken.
+        with tempfile.TemporaryDirectory(prefix="speedway-redis-") as tmp:
+            proc, url = _redis(Path(tmp))
+            try:
+                result = asyncio.run(
+                    run_load(
+                        n,
+                        window=window,
+                        probe=False,
+                        serve_args=["--workers", str(workers), "--bus", url],
+                    )
+                )
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
         p99 = percentile(result.latencies_ms, 99)
         rows.append({"sessions": n, "p99": round(p99, 1), "missed": result.missed})
         if not result.latencies_ms or p99 > P99_MS or result.missed:
@@ -76,14 +85,8 @@ def _held(workers: int, url: str, ladder: list[int], window: float) -> tuple[int
 def run() -> Iterator[dict[str, Any]]:
     ladder = [25, 50, 75, 100, 150] if QUICK else [25, 50, 75, 100, 125, 150, 200, 250, 300]
     window = 8.0 if QUICK else 30.0
-    with tempfile.TemporaryDirectory(prefix="speedway-redis-") as tmp:
-        proc, url = _redis(Path(tmp))
-        try:
-            one, rows1 = _held(1, url, ladder, window)
-            two, rows2 = _held(2, url, ladder, window)
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    one, rows1 = _held(1, ladder, window)
+    two, rows2 = _held(2, ladder, window)
     yield {"bench": "ssh_sessions_held_workers_1", "value": one, "unit": "sessions",
            "better": "higher", "ladder": rows1}  # fmt: skip
     yield {"bench": "ssh_sessions_held_workers_2", "value": two, "unit": "sessions",
