@@ -245,17 +245,26 @@ class Bus:
 
     # ------------------------------------------------------------ lobby
 
-    async def publish_lobby(self, entries: list[LobbyEntry], gone: list[str]) -> None:
+    async def publish_lobby(self, entries: dict[str, bytes], gone: list[str]) -> None:
+        """Changed entries (encoded `LobbyEntry`) and tables gone; one message names them."""
         pipe = self.redis.pipeline(transaction=False)
         if entries:
-            pipe.hset(
-                self.key("lobby"),
-                mapping={e.info.id: msgspec.msgpack.encode(e) for e in entries},
-            )
+            pipe.hset(self.key("lobby"), mapping=entries)
         for table_id in gone:
             pipe.hdel(self.key("lobby"), table_id)
-        pipe.publish(self.key("lobby"), self.worker)
+        pipe.publish(self.key("lobby"), msgspec.msgpack.encode([*entries, *gone]))
         await pipe.execute()
+
+    async def lobby_some(self, table_ids: list[str]) -> dict[str, LobbyEntry | None]:
+        """The entries of these tables now (None: gone)."""
+        raw = await self.redis.hmget(self.key("lobby"), table_ids)
+        out: dict[str, LobbyEntry | None] = {}
+        for table_id, v in zip(table_ids, raw, strict=True):
+            try:
+                out[table_id] = None if v is None else msgspec.msgpack.decode(v, type=LobbyEntry)
+            except msgspec.DecodeError:
+                out[table_id] = None
+        return out
 
     async def lobby(self) -> dict[str, LobbyEntry]:
         raw = await self.redis.hgetall(self.key("lobby"))

@@ -79,7 +79,7 @@ class BusHub:
         self.lobby_interval = lobby_interval
         self.refresh = refresh
         self._remote: dict[str, LobbyEntry] = {}  # every table of the bus, as last read
-        self._published: set[str] = set()
+        self._sent: dict[str, bytes] = {}  # our entries as last published
         self._lobby_dirty = asyncio.Event()  # our tables changed: publish
         self._lobby_waiters: list[asyncio.Event] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -152,7 +152,7 @@ class BusHub:
                 # It cannot be restored here (finished, gone, unreadable: logged): unlisted,
                 # rather than offered to players forever.
                 log.warning("event=unlisted table=%s: it could not be taken over", table_id)
-                await self.bus.publish_lobby([], [table_id])
+                await self.bus.publish_lobby({}, [table_id])
         return False
 
     # ------------------------------------------------------------------ lobby
@@ -197,20 +197,24 @@ class BusHub:
             if self.lobby_interval > 0:
                 await asyncio.sleep(self.lobby_interval)
             self._lobby_dirty.clear()
-            entries = self._entries()
-            ids = {e.info.id for e in entries}
-            gone = sorted(self._published - ids)
+            now = {e.info.id: (e, msgspec.msgpack.encode(e)) for e in self._entries()}
+            changed = {t: raw for t, (_e, raw) in now.items() if self._sent.get(t) != raw}
+            gone = sorted(set(self._sent) - set(now))
+            if not changed and not gone:
+                continue  # (a change that does not show in any lobby: nothing to send)
             try:
-                await self.bus.publish_lobby(entries, gone)
-                for entry in entries:
+                await self.bus.publish_lobby(changed, gone)
+                for table_id in changed:
+                    entry = now[table_id][0]
                     if entry.invite_code is not None:
-                        await self.bus.set_code(entry.invite_code, entry.info.id)
+                        await self.bus.set_code(entry.invite_code, table_id)
             except (RedisError, OSError):
                 self.bus._down()
+                self._sent = {}  # Redis may have lost them: send every entry again
                 await asyncio.sleep(0.5)
                 self._lobby_dirty.set()  # try again when the bus is back
                 continue
-            self._published = ids
+            self._sent = {t: raw for t, (_e, raw) in now.items()}
 
     async def _refresh_lobby(self) -> None:
         try:
@@ -220,6 +224,25 @@ class BusHub:
             return
         if entries != self._remote:
             self._remote = entries
+            self._notify()
+
+    async def _refresh_some(self, table_ids: list[str]) -> None:
+        """Read only the entries a "lobby changed" message named."""
+        if not table_ids:
+            return
+        try:
+            fresh = await self.bus.lobby_some(table_ids)
+        except (RedisError, OSError):
+            self.bus._down()
+            return
+        changed = False
+        for table_id, entry in fresh.items():
+            if entry is None:
+                changed |= self._remote.pop(table_id, None) is not None
+            elif self._remote.get(table_id) != entry:
+                self._remote[table_id] = entry
+                changed = True
+        if changed:
             self._notify()
 
     async def _follow(self) -> None:
@@ -233,11 +256,17 @@ class BusHub:
                     msg = await pubsub.get_message(
                         ignore_subscribe_messages=True, timeout=self.refresh
                     )
-                    if msg is not None and self.lobby_interval > 0:
-                        await asyncio.sleep(self.lobby_interval)  # coalesce
-                        while await pubsub.get_message(ignore_subscribe_messages=True, timeout=0):
-                            pass
-                    await self._refresh_lobby()
+                    if msg is None:
+                        await self._refresh_lobby()  # quiet: a full read, in case one was lost
+                        continue
+                    if self.lobby_interval > 0:
+                        await asyncio.sleep(self.lobby_interval)  # coalesce a burst
+                    ids = set(_named(msg))
+                    while more := await pubsub.get_message(
+                        ignore_subscribe_messages=True, timeout=0
+                    ):
+                        ids.update(_named(more))
+                    await self._refresh_some(sorted(ids))
             except (RedisError, OSError):
                 self.bus._down()
                 await asyncio.sleep(0.5)
@@ -269,7 +298,7 @@ class BusHub:
                     owner = await self.bus.owner(table_id)
                     if owner is None and entry.info.status == "finished":
                         # Its owner died before listing it out: nothing to take over.
-                        await self.bus.publish_lobby([], [table_id])
+                        await self.bus.publish_lobby({}, [table_id])
                         continue
                 except (RedisError, OSError):
                     break
@@ -462,6 +491,15 @@ class BusHub:
         return RemoteWatch(self, table_id, who, seat, self._game(entry.info.game))
 
     # ------------------------------------------------------------------ answering requests
+
+
+def _named(message: dict[str, Any]) -> list[str]:
+    """The table ids a "lobby changed" message names."""
+    try:
+        ids = msgspec.msgpack.decode(message.get("data", b""))
+    except (msgspec.DecodeError, TypeError):
+        return []
+    return [str(i) for i in ids] if isinstance(ids, list) else []
 
 
 def _may_see(entry: LobbyEntry, who: Identity) -> bool:
