@@ -151,3 +151,31 @@ async def test_a_gap_in_a_remote_viewers_stream_makes_it_resync_from_a_fresh_wel
     again = seen[-1]
     assert again.state_id == table.state_id  # the fresh snapshot has the step: nothing lost
     await watch.close()
+
+
+async def test_every_hub_lists_the_same_tables_and_forgets_one_that_goes(redis_server, tmp_path):
+    hubs = [make_hub(redis_server.url, tmp_path / "data", f"w{i}") for i in range(3)]
+    for h in hubs:
+        await h.start()
+    try:
+        owners = zip(hubs, (ANN, BOB, EVE), strict=True)
+        made = [await h.create_table(two_humans(), who) for h, who in owners]
+
+        def listed(h: BusHub) -> set[str]:
+            return {t.id for t in h.tables(ANN)}
+
+        await until(lambda: all(listed(h) == set(made) for h in hubs), "one lobby everywhere")
+        await hubs[2].take_seat(made[0], 1, EVE)  # at Ann's table, owned by hubs[0]
+
+        def eve_seated(h: BusHub) -> bool:
+            info = next(t for t in h.tables(ANN) if t.id == made[0])
+            return info.seats[1].identity == EVE.id and info.status == "running"
+
+        await until(lambda: all(eve_seated(h) for h in hubs), "the seat taken, in every lobby")
+        await hubs[1].leave(made[1], BOB)  # Bob's waiting table loses its last player: gone
+        await until(
+            lambda: all(listed(h) == {made[0], made[2]} for h in hubs), "the table gone everywhere"
+        )
+    finally:
+        for h in hubs:
+            await h.close()
