@@ -144,15 +144,16 @@ class Bus:
         self.lease = lease
         # A connection Redis dropped (a restart) is retried a few times, briefly, before a
         # request is refused as "bus down".
-        retry = {
+        retry: dict[str, Any] = {
             "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 4),
             "retry_on_error": [RedisConnectionError, RedisTimeoutError],
         }
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(
+        # (Typed Any: the client's own annotations are a union of sync and async results.)
+        self.redis: Any = aioredis.Redis.from_url(
             url, socket_timeout=2.0, socket_connect_timeout=2.0, health_check_interval=5, **retry
         )
         # Blocking reads (requests, viewer streams) wait on connections of their own.
-        self.blocking: aioredis.Redis = aioredis.Redis.from_url(
+        self.blocking: Any = aioredis.Redis.from_url(
             url, socket_timeout=None, socket_connect_timeout=2.0, **retry
         )
         self.up = True

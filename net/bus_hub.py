@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -132,6 +133,9 @@ class BusHub:
                 for table_id in owned:  # another process may take them over at once
                     await self.bus.release(table_id)
         await self.bus.close()
+
+    def _adopted(self, table_id: str, _task: asyncio.Task[bool]) -> None:
+        self._adopting.discard(table_id)
 
     async def _try_adopt(self, table_id: str) -> bool:
         """Claim an unowned table and restore it here from the shared data dir."""
@@ -315,7 +319,7 @@ class BusHub:
                     task = asyncio.get_running_loop().create_task(
                         self._try_adopt(table_id), context=contextvars.Context()
                     )
-                    task.add_done_callback(lambda _t, t=table_id: self._adopting.discard(t))
+                    task.add_done_callback(functools.partial(self._adopted, table_id))
                     self._orphaned.pop(table_id, None)
 
     # ------------------------------------------------------------------ requests to owners

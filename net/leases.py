@@ -16,6 +16,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import redis
 from redis.exceptions import RedisError
@@ -49,7 +50,7 @@ class LeaseKeeper:
         lost: Callable[[str], None],
         loop: asyncio.AbstractEventLoop,
     ) -> None:
-        self._redis = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
+        self._redis: Any = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
         self._take = self._redis.register_script(_TAKE)
         self._worker = worker
         self._lease_ms = int(lease * 1000)

@@ -21,6 +21,7 @@ import logging
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.exceptions import RedisError
@@ -37,7 +38,8 @@ class LogMirror:
     """Synchronous (it runs in the hub's disk thread, right after the fsync)."""
 
     def __init__(self, url: str, prefix: str = "speedway:") -> None:
-        self.redis = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
+        # (Typed Any: the client's own annotations are a union of sync and async results.)
+        self.redis: Any = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
         self.prefix = prefix
         self._sent: dict[str, int] = {}  # table -> bytes of its log known to be in Redis
         self._failing: set[str] = set()

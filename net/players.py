@@ -128,7 +128,7 @@ class PlayerBook:
                 with self._locked():
                     self._names[fingerprint] = b
                     self._save()
-                return b.nickname
+                return str(b.nickname)
             return None
         return None if b is None else b.nickname
 

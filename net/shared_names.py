@@ -32,7 +32,7 @@ RETRY_PAUSE = 2.0
 
 class SharedNames:
     def __init__(self, url: str, prefix: str = "speedway:") -> None:
-        self.redis = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
+        self.redis: Any = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
         self._players = prefix + "players"
         self._names = prefix + "nicknames"
         self._retry_at = 0.0
