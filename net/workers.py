@@ -28,7 +28,10 @@ __all__ = ["hold_port", "supervise"]
 
 log = logging.getLogger("speedway.workers")
 
-RESTART_PAUSE = 0.5
+RESTART_PAUSE = 0.5  # before restarting a worker that died; doubled (to at most 30 s) each
+# time it dies again within STEADY seconds of its start, so one that cannot start does not spin
+RESTART_MAX = 30.0
+STEADY = 10.0
 DRAIN_SECONDS = 40.0
 
 
@@ -65,16 +68,33 @@ def supervise(workers: int, run_worker: Callable[[int], None]) -> int:
 
     old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     procs = {i: start(i) for i in range(workers)}
+    started = dict.fromkeys(procs, time.monotonic())
+    pause = dict.fromkeys(procs, RESTART_PAUSE)
+    due: dict[int, float] = {}  # worker -> when to start it again
     try:
         while not stopping:
             time.sleep(0.2)
+            now = time.monotonic()
             for i, proc in list(procs.items()):
-                if proc.is_alive() or stopping:
+                if stopping:
+                    break
+                if i in due:
+                    if now >= due[i]:
+                        del due[i]
+                        procs[i], started[i] = start(i), now
                     continue
-                log.warning("event=worker-died worker=%d code=%s: restarting", i, proc.exitcode)
-                time.sleep(RESTART_PAUSE)
-                if not stopping:
-                    procs[i] = start(i)
+                if proc.is_alive():
+                    continue
+                pause[i] = (
+                    min(RESTART_MAX, pause[i] * 2) if now - started[i] < STEADY else RESTART_PAUSE
+                )
+                log.warning(
+                    "event=worker-died worker=%d code=%s: restarting in %.1f s",
+                    i,
+                    proc.exitcode,
+                    pause[i],
+                )
+                due[i] = now + pause[i]
     finally:
         for proc in procs.values():
             if proc.is_alive() and proc.pid is not None:
