@@ -144,7 +144,8 @@ class LocalHub:
         self._store: TableStore | None = None
         self.trace: Any = None  # a `net.trace.Trace` when the load benchmark asks for one
         if persist and data_dir is not None:
-            self._store = TableStore(Path(data_dir), mirror=mirror)
+            # Without restoring here, this dir is shared with other processes: lock files.
+            self._store = TableStore(Path(data_dir), mirror=mirror, locks=not restore)
             if restore:
                 for restored in self._store.restore_all(self._game, build_table):
                     self._adopt_restored(restored)

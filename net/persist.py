@@ -18,8 +18,10 @@ be read is logged and skipped (its files stay for a person to look at).
 
 A table its players abandon (local play) loses all its files and publishes nothing.
 
-On a bus (several machines) each write is also copied to Redis right after its fsync
-(`net.log_mirror`), and a table taken over from another machine gets its files from there.
+On a bus, processes of one machine share this folder: each holds an ``ID.lock`` (flock) on the
+tables it plays, so another takes a table over only once its owner is truly gone; and each
+write is also copied to Redis right after its fsync (`net.log_mirror`), so a table taken over
+on another machine gets its files from there.
 
 Must not: broadcast, schedule, or decide anything about play (that is `net.local_hub`).
 """
@@ -27,6 +29,7 @@ Must not: broadcast, schedule, or decide anything about play (that is `net.local
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 from collections.abc import Callable, Iterator
@@ -107,12 +110,16 @@ class TableStore:
     that table and never retries (a failed fsync may have lost pages).
     """
 
-    def __init__(self, data_dir: Path, mirror: LogMirror | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, mirror: LogMirror | None = None, *, locks: bool = False
+    ) -> None:
         self.root = Path(data_dir) / "tables"
         self.mirror = mirror  # a copy in Redis for owners on other machines (`net.log_mirror`)
         self.replays = Path(data_dir) / "replays"
         self._writers: dict[str, LogWriter] = {}
         self._waiting: set[str] = set()  # tables with an ``ID.wait`` record
+        self.locks = locks  # several processes share this dir (a bus): ``ID.lock`` (`_hold`)
+        self._locks: dict[str, int] = {}  # table -> fd holding ``ID.lock``
         from net.replay_access import ReplayAccess  # (it writes with our `write_private`)
 
         self.access = ReplayAccess(Path(data_dir))
@@ -121,6 +128,30 @@ class TableStore:
         return any((self.root / f"{table_id}.{ext}").exists() for ext in ("log", "wait"))
 
     # ---------------------------------------------------------------- writing
+
+    def _hold(self, table_id: str) -> bool:
+        """Hold the table's ``ID.lock`` (flock) for as long as this process plays it: another
+        process on this machine restores it only once we are gone (the kernel lets go of a
+        dead process's locks), never while we might still write its log."""
+        if not self.locks or table_id in self._locks:
+            return True
+        self._mkroot()
+        fd = os.open(self.root / f"{table_id}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        self._locks[table_id] = fd
+        return True
+
+    def _let_go_lock(self, table_id: str, *, remove: bool = False) -> None:
+        fd = self._locks.pop(table_id, None)
+        if remove:
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / f"{table_id}.lock").unlink()
+        if fd is not None:
+            os.close(fd)
 
     def _mkroot(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
@@ -152,6 +183,7 @@ class TableStore:
         """A table waiting for players: its seed (0600) and its ``.wait`` record, fsynced."""
         self._mkroot()
         table_id = record.table_id
+        self._hold(table_id)  # (a new id: nobody else holds it)
         try:
             self._write_seed(table_id, seed)
             self._write_wait(record)
@@ -171,6 +203,7 @@ class TableStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
+        self._let_go_lock(table_id, remove=True)
         if self.mirror is not None:
             self.mirror.drop(table_id)
 
@@ -182,6 +215,7 @@ class TableStore:
         """
         self._mkroot()
         table_id = record.table_id
+        self._hold(table_id)
         self._write_seed(table_id, table.seed)
         self._write_meta(record)
         try:
@@ -247,6 +281,7 @@ class TableStore:
                 (self.root / f"{table_id}.{ext}").unlink()
         if self.root.is_dir():
             fsync_dir(self.root)
+        self._let_go_lock(table_id, remove=True)
         if self.mirror is not None:
             self.mirror.drop(table_id)
 
@@ -271,6 +306,7 @@ class TableStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.root / f"{table_id}.{ext}").unlink()
         fsync_dir(self.root)
+        self._let_go_lock(table_id, remove=True)
         if self.mirror is not None:
             self.mirror.drop(table_id)  # published: the live copy (and the seed) go
         return path.stem
@@ -296,6 +332,8 @@ class TableStore:
             with contextlib.suppress(LogBroken, ValueError, OSError):
                 writer.close()
         self._writers.clear()
+        for table_id in list(self._locks):
+            self._let_go_lock(table_id)
 
     # ---------------------------------------------------------------- restoring
 
@@ -312,6 +350,17 @@ class TableStore:
         finished (published now), gone or cannot be read (logged)."""
         if table_id in self._writers:
             return None  # already ours
+        if not self._hold(table_id):
+            log.warning("table %s: another process here still holds it; not taken over", table_id)
+            return None
+        restored = self._restore_one(table_id, find_game, build_table)
+        if restored is None:
+            self._let_go_lock(table_id)
+        return restored
+
+    def _restore_one(
+        self, table_id: str, find_game: Callable[[str], Game], build_table: BuildTable
+    ) -> Restored | None:
         if self.mirror is not None:  # (another machine's table: its files come from Redis)
             try:
                 self.mirror.restore_into(table_id, self.root)
@@ -345,6 +394,7 @@ class TableStore:
             with contextlib.suppress(LogBroken, ValueError, OSError):
                 writer.close()
         self._waiting.discard(table_id)
+        self._let_go_lock(table_id)
 
     def restore_all(
         self, find_game: Callable[[str], Game], build_table: BuildTable

@@ -114,6 +114,7 @@ async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_los
         for task in a._tasks:
             task.cancel()
         await asyncio.to_thread(a._leases.stop)  # its lease keeper thread dies with it
+        a.local._store.close_all()  # and the kernel closes its files (and lets go of its locks)
         for room in a.local.rooms():
             if room.task is not None:
                 room.task.cancel()

@@ -130,3 +130,18 @@ async def test_branched_table_is_restored_from_its_own_past(tmp_path):
     after = h2.table(tid)
     assert after.state == before.state
     assert after.state.steps[0] == 6
+
+
+async def test_on_a_shared_dir_a_table_is_taken_over_only_once_its_owner_let_go(tmp_path):
+    """Processes sharing one data dir (a bus: ``restore=False``) lock the tables they play; a
+    second one cannot restore a table while the first still holds it (it might still write
+    its log), and can once the first has closed (as the kernel does when a process dies)."""
+    owner = hub(tmp_path, restore=False)
+    tid = await started(owner)
+    await owner.submit(tid, ANN, 0, Roll(), 0)
+    other = hub(tmp_path, restore=False)
+    assert not other.adopt(tid)
+    await owner.close()
+    assert other.adopt(tid)
+    assert other.table(tid).state_id == 1
+    await other.close()
