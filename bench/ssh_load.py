@@ -240,6 +240,7 @@ class LoadResult:
     rss_end: float = 0.0
     steps_per_table_s: float = 0.0
     probe: dict[str, list[float]] = field(default_factory=dict)
+    shared: int = 0  # most sessions following another's frames at once (`net.mirror`)
 
     def row(self) -> dict[str, Any]:
         lat = self.latencies_ms
@@ -253,6 +254,7 @@ class LoadResult:
             "gc_longest_ms": round(self.gc_longest_ms, 1),
             "gc_longest_cpu_ms": round(self.gc_longest_cpu_ms, 1),
             "cpu": round(self.cpu_share, 3),
+            "following": self.shared,
             "rss_per_session_mib": round(self.rss_per_session, 2),
             "rss_growth": round(self.rss_growth, 3),
             "steps_per_table_s": round(self.steps_per_table_s, 3),
@@ -352,6 +354,8 @@ def _match(
     for rec in trace:
         if rec["k"] == "step" and t0 <= rec["t"] <= t1:
             steps.setdefault(rec["table"], []).append(rec["t"])
+        elif rec["k"] == "shared" and t0 <= rec["t"] <= t1:
+            result.shared = max(result.shared, rec["members"] - rec["groups"])
         elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
             result.gcs.append((rec["gen"], rec["ms"]))
             result.gc_longest_cpu_ms = max(result.gc_longest_cpu_ms, rec.get("cpu_ms", 0.0))
