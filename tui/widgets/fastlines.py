@@ -54,6 +54,7 @@ class FastLines:
         if getattr(self, "_fast_lines", None):
             self._fast_lines.clear()
         self._fast_style = None
+        self._fast_frame = None
         super().notify_style_update()  # type: ignore[misc]
 
     @property
@@ -96,11 +97,9 @@ class FastLines:
 
     def _frame(self, crop: Region) -> _Frame | None:
         """The widget's border, padding and filters for drawing content rows directly."""
-        frame = getattr(self, "_fast_frame", None)
-        titles = (self._border_title, self._border_subtitle)  # type: ignore[attr-defined]
-        if frame is not None and frame.titles == titles:
-            return frame if frame.usable else None
-        self._fast_frame = frame = _Frame.build(self, crop, titles)
+        frame = self._fast_frame
+        if frame is None:  # built again on a new size, crop, theme or style (`_fast_key`)
+            self._fast_frame = frame = _Frame.build(self, crop)
         return frame if frame.usable else None
 
 
@@ -125,8 +124,7 @@ class _Frame:
     `tests/tui/test_compositor.py` compares frames drawn this way with Textual's own renders.
     """
 
-    def __init__(self, titles: Any) -> None:
-        self.titles = titles
+    def __init__(self) -> None:
         self.usable = False
         self.top = self.bottom = self.content_width = self.x1 = self.x2 = 0
         self.full = True
@@ -137,8 +135,10 @@ class _Frame:
         self.edge_right: Strip | None = None
 
     @classmethod
-    def build(cls, widget: Any, crop: Region, titles: Any) -> _Frame:
-        frame = cls(titles)
+    def build(cls, widget: Any, crop: Region) -> _Frame:
+        """The frame of ``widget`` drawn over ``crop`` (border titles are on border rows,
+        which the styles cache draws: a title change does not change a frame)."""
+        frame = cls()
         styles = widget.styles
         width, height = widget.region.size  # the whole box (`size` is the content area)
         gutter = styles.gutter
