@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import hypothesis
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
@@ -182,3 +183,21 @@ async def test_a_long_log_keeps_few_rows_drawn_and_still_scrolls_back_to_its_sta
         await pilot.pause()
         assert shown(log)[0] == "line 0", "the oldest line is wrapped again on the way back"
         assert len(log.texts) == 1000
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@hypothesis.given(
+    text=hypothesis.strategies.text(
+        alphabet=hypothesis.strategies.sampled_from("ab cd  efg-.,:;!?'()0123456789 "), max_size=120
+    ),
+    width=hypothesis.strategies.integers(1, 60),
+)
+def test_the_race_logs_plain_wrap_cuts_lines_as_rich_does(text: str, width: int) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    from tui.widgets.common import wrap_plain
+
+    rich_lines = [str(line) for line in Text(text).wrap(Console(), width, overflow="fold")]
+    assert wrap_plain(text, width) == rich_lines
+    assert wrap_plain("Zoë wins", width) is None  # not ASCII: Rich's own wrap

@@ -6,10 +6,12 @@ game state or talks to the hub (STYLE #10). Must not import a game package.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich._wrap import divide_line
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -47,6 +49,24 @@ def set_border_title(widget: Widget, title: str | None) -> None:
     if getattr(widget, "_title_set", ...) != title:
         widget._title_set = title  # type: ignore[attr-defined]
         widget.border_title = title
+
+
+def wrap_plain(text: str, width: int) -> list[str] | None:
+    """``text`` cut into lines of at most ``width`` cells exactly as Rich's
+    ``Text.wrap(..., overflow="fold")`` cuts it, for printable ASCII (one cell per character);
+    None for anything else (the caller then asks Rich).
+
+    >>> wrap_plain("P1 rolls a 6 and moves on", 10)
+    ['P1 rolls a', '6 and ', 'moves on']
+    """
+    if not (text.isascii() and text.isprintable()):
+        return None
+    if not text:
+        return [""]
+    offsets = divide_line(text, width, fold=True)
+    bounds = [0, *offsets, len(text)]
+    # Rich strips the spaces past the width, then truncates: a cut at the width.
+    return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
 
 
 class LineBox(FastLines, Widget):
@@ -238,11 +258,19 @@ class RaceLog(FastLines, Widget):
 
     def _wrap(self, text: str, width: int) -> list[Strip]:
         """One log line as display lines of exactly ``width`` cells in this widget's style."""
-        console = self.app.console
         style = self.base_style
+        pieces = wrap_plain(text, width)
+        if pieces is not None:  # the common case, without building Rich texts
+            return [
+                Strip([Segment(piece, style)], len(piece)).crop_extend(0, width, style)
+                if piece
+                else Strip.blank(width, style)
+                for piece in pieces
+            ]
+        console = self.app.console
         out: list[Strip] = []
-        for piece in Text(text).wrap(console, width, overflow="fold"):
-            segments = Segment.apply_style(piece.render(console), style)
+        for line in Text(text).wrap(console, width, overflow="fold"):
+            segments = Segment.apply_style(line.render(console), style)
             out.append(Strip(list(segments)).crop_extend(0, width, style))
         return out or [Strip.blank(width, style)]
 
