@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
@@ -67,6 +68,23 @@ def wrap_plain(text: str, width: int) -> list[str] | None:
     bounds = [0, *offsets, len(text)]
     # Rich strips the spaces past the width, then truncates: a cut at the width.
     return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
+
+
+_TEXT_STRIPS: LRUCache[tuple[Any, ...], Strip] = LRUCache(4096)
+"""Drawn lines by content, style and width, for every `LineBox` of the process: boards draw
+the same lines again and again (a die, a seat's row), and spectators of one table all draw
+the same lines. A `Strip` is never changed once made, so sharing one is safe."""
+
+
+def _text_strip(line: Text, style: Any, width: int, console: Any) -> Strip:
+    """``line`` drawn in ``style`` and cut or padded to ``width`` cells (kept, see above)."""
+    key = (line.plain, tuple(line.spans), line.style, style, width)
+    strip = _TEXT_STRIPS.get(key)
+    if strip is None:
+        segments = Segment.apply_style(line.render(console), style)
+        strip = Strip(list(segments)).crop_extend(0, width, style)
+        _TEXT_STRIPS[key] = strip
+    return strip
 
 
 class LineBox(FastLines, Widget):
@@ -144,9 +162,11 @@ class LineBox(FastLines, Widget):
                 style = style + fill
             if y < len(self._lines):
                 line = self._lines[y]
-                pieces = line.render(self.app.console) if isinstance(line, Text) else line
-                segments = Segment.apply_style(pieces, style)
-                strip = Strip(list(segments)).crop_extend(0, width, style)
+                if isinstance(line, Text):
+                    strip = _text_strip(line, style, width, self.app.console)
+                else:
+                    segments = Segment.apply_style(line, style)
+                    strip = Strip(list(segments)).crop_extend(0, width, style)
             else:
                 strip = Strip.blank(width, style)
             self._strips[y] = strip
