@@ -1,8 +1,8 @@
 """The contract every game implements, the errors a player reads, and the Table.
 
-Owns: the `Game` protocol (DESIGN.md "Core contract"), the `IllegalAction` family, `Seat`,
-`Result`, `Step` and `Table` — seats, the game, its seeded chance, the accepted history and a
-`state_id` that rises with every accepted action. `Table` is synchronous and does no I/O: the
+Owns: the `Game` protocol (DESIGN.md "Core contract"), the `IllegalAction` family, `ConfigError`,
+`DataError`, `Seat`, `Result`, `Step` and `Table` — seats, the game, its seeded chance, the
+accepted history and a `state_id` that rises with every accepted action. `Table` is synchronous and does no I/O: the
 hub (net/) writes its steps to disk and broadcasts them; replays/ re-simulates them.
 
 Must not: import anything of ours outside core, do I/O, read a clock or use `random`.
@@ -57,6 +57,7 @@ __all__ = [
     "BotFn",
     "BreaksRule",
     "ConfigError",
+    "DataError",
     "Game",
     "GameOver",
     "IllegalAction",
@@ -102,6 +103,11 @@ class BreaksRule(IllegalAction):
 
 class ConfigError(ValueError):
     """A table configuration the game refuses; the message is one readable sentence."""
+
+
+class DataError(ValueError):
+    """A game's component data file that does not decode or does not make sense (a die without
+    its faces, a card with an unknown effect); the message is one readable sentence."""
 
 
 # --------------------------------------------------------------------------- data

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.champions import bots, describe, fold, lookahead, rules, traits, views
-from core.champions.model import Action, ChampionsConfig, ChampionsState, Event
+from core.champions.config import ChampionsConfig, check_config
+from core.champions.model import Action, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
 from core.traits import GameTraits, Landmark, Progress
@@ -38,7 +39,7 @@ class Champions(GameTraits):
         return ChampionsConfig()
 
     def check_config(self, config: ChampionsConfig, n_seats: int) -> None:
-        rules.check_config(config, n_seats)
+        check_config(config, n_seats)
 
     def new_state(self, config: ChampionsConfig, n_seats: int) -> ChampionsState:
         return rules.new_state(config, n_seats)

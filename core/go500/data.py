@@ -22,6 +22,8 @@ from typing import Literal, TypeVar
 
 import msgspec
 
+from core.game import DataError
+
 __all__ = [
     "CUP_POINTS",
     "DEFAULT_SCHEDULE",
@@ -46,10 +48,6 @@ FaceKind = Literal[
 RACE_LENGTHS = (400, 500, 600)
 T = TypeVar("T")
 _HERE = Path(__file__).resolve().parent
-
-
-class DataError(ValueError):
-    """A component data file that does not describe a valid Go 500 set."""
 
 
 class Face(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 from core.champions import GAME
+from core.champions.config import ChampionsConfig
 from core.champions.model import (
     CardDrawn,
-    ChampionsConfig,
     Event,
     SponsorDealt,
 )

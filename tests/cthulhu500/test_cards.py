@@ -15,7 +15,7 @@ from core.cthulhu500.actions import (
     PlayAction,
     SponsorDiscard,
 )
-from core.cthulhu500.cards import CARDS, DeckError, load_cards
+from core.cthulhu500.cards import CARDS, DataError, load_cards
 from core.cthulhu500.model import DActions, DDiscard, TDrawPhase, TEndTurn
 from tests.cthulhu500.kit import CH, FE, OL, PU, SCV, Run, d, race
 
@@ -56,7 +56,7 @@ def test_deck_mix_matches_the_box():
 def test_bad_card_data_is_refused_with_a_sentence(change, message):
     data = json.loads(DATA.read_text())
     change(data)
-    with pytest.raises(DeckError, match=message):
+    with pytest.raises(DataError, match=message):
         load_cards(json.dumps(data).encode())
 
 
