@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.game import BotFn, Result
-from core.go500 import rules, traits
+from core.go500 import rules, traits, views
 from core.go500.bots import BOTS
 from core.go500.config import MODE_SEATS, Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
@@ -64,10 +64,10 @@ class Go500(GameTraits):
         return evolve(state, event)
 
     def view(self, state: Go500State, seat: int | None) -> Go500State:
-        return state  # no hidden information (spec §7)
+        return views.view(state, seat)
 
     def redact(self, event: Any, seat: int | None) -> Any:
-        return event
+        return views.redact(event, seat)
 
     def result(self, state: Go500State) -> Result | None:
         if state.phase != "over":

@@ -347,7 +347,7 @@ THREAT_STEPS = 3
 def _finish_chance_data() -> dict[tuple[int, int], tuple[float, ...]]:
     """The shipped table of `finish_chance` (``finish_chance.json``) if it fits the dice data."""
     try:
-        raw = (Path(__file__).resolve().parent / "finish_chance.json").read_bytes()
+        raw = (Path(__file__).resolve().parent / "data" / "finish_chance.json").read_bytes()
         data = msgspec.json.decode(raw, type=FinishChanceData)
     except (OSError, msgspec.DecodeError):
         return {}

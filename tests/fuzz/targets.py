@@ -86,7 +86,7 @@ def _input(data: bytes) -> None:
 
 
 def _cards(data: bytes) -> None:
-    from core.cthulhu500.cards import DataError, load_cards
+    from core.cthulhu500.data import DataError, load_cards
 
     with contextlib.suppress(DataError):
         load_cards(data)

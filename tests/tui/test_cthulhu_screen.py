@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.data import name_of
 from net.local_hub import LocalHub
 from tests.tui.conftest import ME, make_app
 from tests.tui.test_champions_screen import wait_for

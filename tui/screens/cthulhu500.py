@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from textual.binding import Binding
 
 from core.cthulhu500.describe import describe
-from core.cthulhu500.events import RaceEnded
+from core.cthulhu500.model import RaceEnded
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.data import name_of
 from core.cthulhu500.describe import card_facts, standings_text
 from tui.widgets.keys import KeyFooter
 

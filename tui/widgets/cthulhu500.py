@@ -53,7 +53,7 @@ SUBSET_TAGS = ("setup_discard", "discard")
 
 
 def cards_module() -> Any:
-    from core.cthulhu500 import cards
+    from core.cthulhu500 import data as cards
 
     return cards
 
@@ -210,14 +210,14 @@ def is_reaction_prompt(state: Any) -> bool:
 
 def last_pass_words(data: BoardData) -> str | None:
     """The latest passing test in core's words, until the next action or turn starts."""
-    from core.cthulhu500 import events as ev
     from core.cthulhu500.describe import describe
+    from core.cthulhu500.model import ActionTaken, PassResolved, TurnStarted
 
     for _state_id, _seat, step in reversed(data.history):
         for event in reversed(step):
-            if isinstance(event, ev.PassResolved):
+            if isinstance(event, PassResolved):
                 return describe(event, data.names)
-            if isinstance(event, ev.ActionTaken | ev.TurnStarted):
+            if isinstance(event, ActionTaken | TurnStarted):
                 return None
     return None
 
@@ -246,7 +246,7 @@ class TurnLine(LineBox):
 
     def show(self, data: BoardData) -> None:
         state = data.state
-        from core.cthulhu500.board import pile_label
+        from core.cthulhu500.rules.board import pile_label
 
         active = getattr(state, "active", -1)
         who = _seat_name(data.names, active) if active >= 0 else "setup"

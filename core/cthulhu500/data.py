@@ -1,4 +1,4 @@
-"""The Cthulhu 500 deck as data: `cards.json` decoded into frozen structs and validated at load.
+"""The Cthulhu 500 deck as data: `data/cards.json` decoded into frozen structs and validated at load.
 
 Owns the card table (ids 1–110, names, short effect texts, stats and the effect primitive each
 card refers to) and the checks that keep the data honest: every id exactly once, the FACT card
@@ -204,7 +204,7 @@ def _validate(data: CardFile) -> dict[int, Card]:
 def load_cards(raw: bytes | None = None) -> dict[int, Card]:
     """Decode and validate the card file (the package's own unless ``raw`` is given)."""
     if raw is None:
-        raw = Path(__file__).with_name("cards.json").read_bytes()
+        raw = (Path(__file__).parent / "data" / "cards.json").read_bytes()
     try:
         data = msgspec.json.decode(raw, type=CardFile)
     except msgspec.ValidationError as err:
