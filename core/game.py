@@ -29,17 +29,16 @@ The contract, for game authors:
 * ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
 * ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
   only its seat's view.
-* Declared traits, each with a default in `core.traits.GameTraits` (every game class derives
-  from it): ``turn_started(event)`` (what a "turn" is, for the replay viewer),
-  ``landmark(event)`` (race ends and happenings a replay can jump to), ``progress(state)``
-  (what the race chart plots), ``option_label(name)`` (an option in words) and
-  ``seat_range(options)`` (players the options seat).
-* Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
-  ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
-  ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
-  option may take when they come from data (Go 500's Cup points tables), so forms can offer them;
-  ``option_applies(name, options)`` says whether an option matters with the others as chosen
-  (Go 500's ``hours`` only in Time Trials), so forms can hide the ones that do not.
+* Declared traits and optional hooks, each with its default in `core.traits.GameTraits` (every
+  game class derives from it, so nothing here is found with ``getattr``): ``turn_started(event)``
+  (what a "turn" is, for the replay viewer), ``landmark(event)`` (race ends and happenings a
+  replay can jump to), ``progress(state)`` (what the race chart plots), ``option_label(name)``
+  (an option in words), ``seat_range(options)`` (players the options seat),
+  ``hidden_information``, ``default_bot``, ``race_count(config)`` / ``lap_count(config)``,
+  ``config_words(config)`` (a table's options in a few words for the lobby),
+  ``option_choices(name)`` / ``option_applies(name, options)`` (for forms),
+  ``describe_action(action, names)`` (a menu label) and ``describe_decision(view, seat, names)``
+  (what the table waits for). See `core.traits` for each default.
 """
 
 from __future__ import annotations
@@ -218,6 +217,27 @@ class Game(Protocol):
     def option_label(self, name: str) -> str: ...
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]: ...
+
+    hidden_information: bool
+
+    @property
+    def default_bot(self) -> str: ...
+
+    def race_count(self, config: Any) -> int | None: ...
+
+    def lap_count(self, config: Any) -> int | None: ...
+
+    def config_words(self, config: Any) -> str: ...
+
+    def option_choices(self, name: str) -> list[str] | None: ...
+
+    def option_applies(self, name: str, options: Mapping[str, Any]) -> bool: ...
+
+    def describe_action(self, action: Any, names: Sequence[str]) -> str: ...
+
+    def describe_decision(
+        self, view: Any, seat: int | None, names: Sequence[str]
+    ) -> str | None: ...
 
 
 def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
@@ -401,11 +421,11 @@ class Table:
         return self.suggest(seat, bot_name)
 
     def suggest(self, seat: int, bot_name: str | None) -> Any:
-        """Ask the named bot (default: the game's first bot) for ``seat``'s move now."""
+        """Ask the named bot (default: the game's ``default_bot``) for ``seat``'s move now."""
         legal = self.legal(seat)
         if not legal:
             raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
-        name = bot_name if bot_name is not None else next(iter(self.game.bots))
+        name = bot_name if bot_name is not None else self.game.default_bot
         bot = self.game.bots.get(name)
         if bot is None:
             raise ConfigError(f"{self.game.title} has no bot called {name!r}.")

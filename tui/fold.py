@@ -19,6 +19,7 @@ import msgspec
 
 from core import registry
 from core.game import Game, Result
+from core.traits import fields_words
 from net.hub import StepUpdate, TableInfo, Welcome
 
 __all__ = ["LogLine", "TableFold", "action_label", "commitment_line", "describe_events"]
@@ -56,43 +57,14 @@ def commitment_line(commitment: str) -> str:
     )
 
 
-def _words(tag: str) -> str:
-    out = ""
-    for ch in tag.replace("_", " ").replace("-", " "):
-        out += (" " + ch.lower()) if ch.isupper() and out and out[-1] != " " else ch
-    return out.strip().capitalize()
-
-
 def action_label(game: Game, action: Any, names: Sequence[str]) -> str:
-    """An action in words: the game's own ``describe_action`` if it has one, else its fields."""
-    describe_action = getattr(game, "describe_action", None)
-    if describe_action is not None:
-        try:
-            text = describe_action(action, names)
-        except Exception:
-            text = None
-        if text:
-            return str(text)
-    config = getattr(type(action), "__struct_config__", None)
-    tag = getattr(config, "tag", None) if config is not None else None
-    label = _words(str(tag) if isinstance(tag, str) else type(action).__name__)
+    """An action in the game's words (`Game.describe_action`); its fields in words if describing
+    fails or says nothing (a describe bug must never take a screen down)."""
     try:
-        fields = msgspec.to_builtins(action)
-    except (TypeError, msgspec.EncodeError):
-        fields = {}
-    if isinstance(fields, dict):
-        parts = []
-        for key, value in fields.items():
-            if key == "type":
-                continue
-            if isinstance(value, list):
-                shown = ", ".join(str(v) for v in value) or "none"
-            else:
-                shown = str(value)
-            parts.append(f"{_words(key).lower()} {shown}")
-        if parts:
-            label += ": " + "; ".join(parts)
-    return label
+        text = game.describe_action(action, names)
+    except Exception:
+        text = ""
+    return text or fields_words(action)
 
 
 @dataclass

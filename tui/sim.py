@@ -33,7 +33,7 @@ class SimRequest(msgspec.Struct, kw_only=True):
 def bot_seats(game_id: str, players: int | None, bots: list[str]) -> list[Seat]:
     """Seats named after their bots; bot names cycle over the seats."""
     game = registry.get(game_id)
-    names = bots or [next(iter(game.bots))]
+    names = bots or [game.default_bot]
     for name in names:
         if name not in game.bots:
             known = ", ".join(game.bots)

@@ -14,9 +14,11 @@ import msgspec
 from core.champions.data import COMPONENTS, Money, validate_money
 from core.game import ConfigError, DataError
 
-__all__ = ["N_CARS", "ChampionsConfig", "check_config", "money_table"]
+__all__ = ["LAPS", "N_CARS", "ChampionsConfig", "check_config", "money_table"]
 
 N_CARS = len(COMPONENTS.colour_names)
+LAPS = len(COMPONENTS.money.race_prize)
+"""Laps in a race: one row of race prize money per lap (`data/money.json`; the spec's two)."""
 
 
 class ChampionsConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -57,6 +59,6 @@ def check_config(config: ChampionsConfig, n_seats: int) -> None:
         raise ConfigError(f"NASCAR Champions seats 1 to {N_CARS} players, not {n_seats}.")
     if config.money is not None:
         try:
-            validate_money(config.money)
+            validate_money(config.money, laps=LAPS)
         except DataError as err:
             raise ConfigError(str(err)) from None

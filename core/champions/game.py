@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.champions import bots, describe, fold, lookahead, rules, traits, views
-from core.champions.config import ChampionsConfig, check_config
+from core.champions.config import LAPS, N_CARS, ChampionsConfig, check_config
 from core.champions.model import Action, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
@@ -26,7 +26,8 @@ class Champions(GameTraits):
     title = "NASCAR Champions"
     rules_version = "champions/2"
     min_seats = 1
-    max_seats = 5
+    max_seats = N_CARS
+    hidden_information = True  # secret Sponsor cards, the deck order
     config_type = ChampionsConfig
     state_type = ChampionsState
     action_type = Action
@@ -79,6 +80,9 @@ class Champions(GameTraits):
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe.describe(event, names)
+
+    def lap_count(self, config: ChampionsConfig) -> int:
+        return LAPS
 
     def turn_started(self, event: Any) -> bool:
         return traits.turn_started(event)

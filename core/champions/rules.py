@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any
 
-from core.champions.config import N_CARS, ChampionsConfig, money_table
+from core.champions.config import LAPS, N_CARS, ChampionsConfig, money_table
 from core.champions.data import COMPONENTS
 from core.champions.fold import crash_neighbours, evolve
 from core.champions.model import (
@@ -451,9 +451,9 @@ def _end_lap(run: _Run) -> None:
             if held_place < len(pays):
                 sponsor += pays[held_place]
         run.emit(MoneyAwarded(seat=seat, lap=lap, prize=prize, sponsor=sponsor))
-    if lap == 1:
-        run.emit(LapStarted(lap=2))
-        _start_lap(run, 2)
+    if lap < LAPS:
+        run.emit(LapStarted(lap=lap + 1))
+        _start_lap(run, lap + 1)
     else:
         run.emit(GameEnded(ranking=tuple(ranking(run.state)), money=run.state.money))
 

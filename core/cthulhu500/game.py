@@ -29,6 +29,7 @@ class Cthulhu500(GameTraits):
     rules_version = "cthulhu500/2"  # /2: passing tests carry their items (PassResolved sides)
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    hidden_information = True  # hands, the draw pile, setup discards until the reveal
     config_type = Config
     state_type = State
     action_type = Action

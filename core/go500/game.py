@@ -31,6 +31,7 @@ class Go500(GameTraits):
     rules_version = "go500/2"
     min_seats = 1
     max_seats = 12
+    hidden_information = False  # spec §7: everything is on the table
     config_type = Go500Config
     state_type = Go500State
     action_type: Any = Action
@@ -83,6 +84,10 @@ class Go500(GameTraits):
         first = ranking[0]
         summary = f"seat {first + 1} wins with {scores[first]} miles"
         return Result(ranking=ranking, scores=scores, summary=summary)
+
+    def race_count(self, config: Go500Config) -> int:
+        """A Cup Series runs its schedule; every other mode is one race."""
+        return len(config.schedule) if config.mode == "cup" else 1
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe(event, names)

@@ -27,7 +27,7 @@ MAX_STEPS = 5000
 
 
 def seats_for(game, n: int) -> list[Seat]:
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     return [Seat(name=f"P{i + 1}", bot=bot) for i in range(n)]
 
 

@@ -43,6 +43,17 @@ def stage_of(state: Any, seat: int | None) -> str:
     return str(getattr(turn, "stage", "roll")) if turn is not None else "roll"
 
 
+def cup_interlude(names: list[str], events: list[Any]) -> CupStandings | None:
+    """The replay viewer's pause after a Cup race: the standings (final after the season)."""
+    from core.go500.model import CupPointsAwarded, SeasonEnded
+
+    final = any(isinstance(e, SeasonEnded) for e in events)
+    for event in events:
+        if isinstance(event, CupPointsAwarded):
+            return CupStandings(names, event, final)
+    return None
+
+
 class CupStandings(ModalScreen[None]):
     """The Cup Series table between races (and at the end of the season)."""
 
@@ -95,7 +106,6 @@ def paint_prompt(name: str, choices: list[tuple[int, str]], width: int) -> str:
 
 
 class Go500TableScreen(TableScreen):
-    HIDDEN_INFORMATION: ClassVar[bool] = False
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
         Binding("s", "stop", "Stop"),
