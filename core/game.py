@@ -37,7 +37,7 @@ The contract, for game authors:
   ``hidden_information``, ``default_bot``, ``race_count(config)`` / ``lap_count(config)``,
   ``config_words(config)`` (a table's options in a few words for the lobby),
   ``option_choices(name)`` / ``option_applies(name, options)`` (for forms),
-  ``describe_action(action, names)`` (a menu label) and ``describe_decision(view, seat, names)``
+  ``describe_action(action, names, view)`` (a menu label) and ``describe_decision(view, seat, names)``
   (what the table waits for). See `core.traits` for each default.
 """
 
@@ -233,7 +233,7 @@ class Game(Protocol):
 
     def option_applies(self, name: str, options: Mapping[str, Any]) -> bool: ...
 
-    def describe_action(self, action: Any, names: Sequence[str]) -> str: ...
+    def describe_action(self, action: Any, names: Sequence[str], view: Any = None) -> str: ...
 
     def describe_decision(
         self, view: Any, seat: int | None, names: Sequence[str]

@@ -28,8 +28,9 @@ event class names (STYLE #18):
   (Go 500's Cup points tables), for forms. Default: None (any).
 * ``option_applies(name, options)`` — does an option matter with the others as chosen (Go 500's
   ``hours`` only in Time Trials)? Default: yes.
-* ``describe_action(action, names)`` — a legal action in words, for menus. Default: its tag and
-  fields in words ("Save and roll: dice T1, T2").
+* ``describe_action(action, names, view)`` — a legal action in words, for menus and analysis
+  (``view``, if given, is the state it was offered in). Default: its tag and fields in words
+  ("Save and roll: dice T1, T2").
 * ``describe_decision(view, seat, names)`` — what the table waits for, as ``seat`` may know it.
   Default: None (the screen says whose turn it is).
 
@@ -121,8 +122,9 @@ class GameTraits:
         """Whether option ``name`` matters with ``options`` as chosen."""
         return True
 
-    def describe_action(self, action: Any, names: Sequence[str]) -> str:
-        """A legal action in words for a menu: its tag and fields.
+    def describe_action(self, action: Any, names: Sequence[str], view: Any = None) -> str:
+        """A legal action in words for a menu (``view``: the state it is offered in, when the
+        words depend on it): by default its tag and fields.
 
         >>> class SaveAndRoll(msgspec.Struct, frozen=True, tag="save_and_roll"):
         ...     dice: list[str] = []

@@ -57,11 +57,11 @@ def commitment_line(commitment: str) -> str:
     )
 
 
-def action_label(game: Game, action: Any, names: Sequence[str]) -> str:
+def action_label(game: Game, action: Any, names: Sequence[str], view: Any = None) -> str:
     """An action in the game's words (`Game.describe_action`); its fields in words if describing
     fails or says nothing (a describe bug must never take a screen down)."""
     try:
-        text = game.describe_action(action, names)
+        text = game.describe_action(action, names, view)
     except Exception:
         text = ""
     return text or fields_words(action)

@@ -54,7 +54,7 @@ STEP_LIMIT = 4000
 
 def label(state: ChampionsState, action: Any) -> str:
     """The menu label, with the dice faces for a choice of dice."""
-    text = action_label(action)
+    text = action_label(action, state)
     if isinstance(action, ChooseDice) and state.dice:
         faces = ", ".join(face_name(state.dice[d - 1]) for d in action.dice)
         text = f"{text} ({faces})"

@@ -84,6 +84,14 @@ class Champions(GameTraits):
     def lap_count(self, config: ChampionsConfig) -> int:
         return LAPS
 
+    def describe_action(
+        self, action: Any, names: Sequence[str], view: ChampionsState | None = None
+    ) -> str:
+        """A menu label (``describe.action_label``; it needs the state it is offered in)."""
+        if view is None:
+            return super().describe_action(action, names)
+        return describe.action_label(action, view)
+
     def turn_started(self, event: Any) -> bool:
         return traits.turn_started(event)
 

@@ -1,9 +1,11 @@
 """Cthulhu 500 events in words, for the race log and `replay --print`.
 
-Owns one readable English sentence per event kind, plus menu labels for actions
-(`action_text`) and the status line of what the table waits for (`decision_text`). A redacted event (a hidden card is `None`)
-is described without the card, so a sentence never reveals what its reader may not see.
-Must not: look at anything but the event and the seat names.
+Owns every word of the game: one readable English sentence per event kind, the menu label of
+each action (`action_text`), a decision's menu title (`prompt_text`) and the status line of
+what the table waits for (`decision_text`). Screens show these and add key hints only. A
+redacted event (a hidden card is `None`) is described without the card, so a sentence never
+reveals what its reader may not see.
+Must not: look at anything but the event (or the view it was offered in) and the seat names.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.cthulhu500.data import card, name_of
+from core.cthulhu500.data import CARDS, card, name_of
 from core.cthulhu500.model import (
     ActionsEnded,
     ActionsGranted,
@@ -41,6 +43,7 @@ from core.cthulhu500.model import (
     DChooseVehicle,
     DContagion,
     DDiscard,
+    DDrawCount,
     DeckReshuffled,
     DeckShuffled,
     DeclineFreeTest,
@@ -107,6 +110,7 @@ __all__ = [
     "decision_text",
     "describe",
     "free_test_text",
+    "prompt_text",
     "reroll_text",
     "side_text",
     "standings_text",
@@ -305,12 +309,15 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
     return None  # pragma: no cover
 
 
-def action_text(action: Any, names: Sequence[str]) -> str:
-    """A short menu label for one legal action (for screens and prompts)."""
+def action_text(action: Any, names: Sequence[str], view: State | None = None) -> str:
+    """A menu label for one legal action, the one wording of screens, prompts and analysis.
+
+    With the ``view`` it was offered in, a pass names the vehicle it tries to pass.
+    """
     t = type(action)
 
     def n(seat: int | None) -> str:
-        return "nobody" if seat is None else names[seat]
+        return "nobody" if seat is None or not 0 <= seat < len(names) else names[seat]
 
     if t is ChooseVehicle:
         return f"Drive the {name_of(action.marker)}"
@@ -319,44 +326,93 @@ def action_text(action: Any, names: Sequence[str]) -> str:
     if t is PlayAction:
         text = f"Play {name_of(action.card)}"
         if action.target_card is not None and action.target_seat is not None:
-            text += f": {name_of(action.target_card)} of {n(action.target_seat)}"
+            text += f": {n(action.target_seat)}'s {name_of(action.target_card)}"
         elif action.target_card is not None:
-            text += f": {name_of(action.target_card)}"
-        elif action.target_seat is not None and action.to_seat is not None:
-            text += f": {n(action.target_seat)} / {n(action.to_seat)}"
+            text += f": take {name_of(action.target_card)}"
         elif action.target_seat is not None:
-            text += f" on {n(action.target_seat)}"
+            text += f": {n(action.target_seat)}"
+        if action.to_seat is not None:
+            text += f" → {n(action.to_seat)}"
         return text
     if t is AddCrew:
         return f"Add {name_of(action.card)} to {n(action.seat)}'s pit crew"
+    if t is AttemptPass:
+        target = _passing_whom(view)
+        return "Try to pass the vehicle ahead" if target is None else f"Try to pass {n(target)}"
     if t is PitChoice:
         if action.kind == "repair":
-            return "Repair"
-        text = {"mod": "Bolt on", "tires": "Fit", "driver": "Make driver:"}[action.kind]
-        text += f" {name_of(action.card or 0)}"
+            return "Pit: repair test"
+        if action.kind == "driver":
+            return f"Pit: {name_of(action.card or 0)} drives"
+        text = f"Pit: fit {name_of(action.card or 0)}"
         if action.replace is not None:
             text += f" (replacing {name_of(action.replace)})"
         return text
     if t is PlayReaction:
-        return f"Play {name_of(action.card)}"
+        found = CARDS.get(action.card)
+        return f"React: {name_of(action.card)} — {found.text if found is not None else ''}"
     if t is ChooseContagionTarget:
-        return f"Mark {name_of(action.card)}"
+        return f"Contagion strikes {name_of(action.card)}"
     if t is SponsorDiscard:
-        return f"Give up {name_of(action.card)}"
+        return f"Give the Sponsor {name_of(action.card)}"
     if t is DrawCount:
-        return f"Draw {action.count}"
+        return f"Draw {action.count} card{'s' if action.count != 1 else ''}"
     labels = {
-        AttemptPass: "Attempt a pass",
-        PitStop: "Pit stop",
+        PitStop: "Make a pit stop",
         TakeFreeTest: "Take the free passing test",
-        DeclineFreeTest: "Decline the free test",
-        PassReaction: "Pass",
-        Reroll: "Re-roll the die",
+        DeclineFreeTest: "Decline the free passing test",
+        PassReaction: "No reaction (pass)",
+        Reroll: "Re-roll the Car of Cthulhu's die",
         KeepRoll: "Keep the roll",
-        UseFlag: "Wave the promo flag (+1 action)",
-        EndActions: "End actions",
+        UseFlag: "Wave the promo Checkered Flag",
+        EndActions: "End my actions",
     }
     return labels.get(t, t.__name__)
+
+
+def _passing_whom(view: State | None) -> int | None:
+    """The vehicle the seat asked for its actions would try to pass (None: not known)."""
+    if view is None or not view.stack or not isinstance(view.stack[-1], DActions):
+        return None
+    me, pack = view.stack[-1].seat, view.pack
+    if me in pack and len(pack) > 1:
+        return pack[pack.index(me) - 1]
+    return None
+
+
+_PROMPTS: dict[type, str] = {
+    DChooseVehicle: "Choose your vehicle",
+    DSetupDiscard: "Discard for the pack order",
+    DActions: "Your actions",
+    DDiscard: "Discard any cards you like, then draw",  # C-HAND-LIMIT
+    DDrawCount: "How many cards to draw?",
+    DSponsor: "The Sponsor wants a card",
+    DReroll: "Re-roll or keep?",
+    DFreeTest: "A free passing test",
+    DPitChoice: "Pit stop: what to do?",
+    DContagion: "Where does the contagion jump?",
+}
+
+
+def prompt_text(view: State, names: Sequence[str]) -> str:
+    """What the decision on top asks the seat answering it, in a few words (a menu's title)."""
+    top = view.stack[-1] if view.stack else None
+
+    def n(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "nobody"
+
+    if isinstance(top, DWindow):
+        x, y = n(top.x), (n(top.y) if top.y >= 0 else "")
+        if top.kind == "try":
+            return f"React? {x} tries to pass {y}"
+        if top.kind == "damage":
+            return f"React? {x} would be damaged"
+        if top.kind == "win":
+            return f"React? {x} has just passed {y}"
+        return f"React? {x} flips to damaged"
+    if isinstance(top, DChain):
+        return f"React? {name_of(top.cards[-1])} was played"
+    return _PROMPTS.get(type(top), "Your move")
 
 
 def card_facts(cid: int) -> str:

@@ -82,9 +82,9 @@ class Cthulhu500(GameTraits):
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe(event, names)
 
-    def describe_action(self, action: Any, names: Sequence[str]) -> str:
-        """A menu label for a legal action (the TUI's `action_label` hook)."""
-        return action_text(action, names)
+    def describe_action(self, action: Any, names: Sequence[str], view: State | None = None) -> str:
+        """A menu label for a legal action (``describe.action_text``)."""
+        return action_text(action, names, view)
 
     def describe_decision(self, view: State, seat: int | None, names: Sequence[str]) -> str:
         """What the table waits for, as ``seat`` may know it."""

@@ -78,6 +78,8 @@ __all__ = [
     "legal",
     "pending",
     "race_ranking",
+    "save_refusal",
+    "saveable",
     "setup",
     "step",
 ]
@@ -180,7 +182,7 @@ def _under_way(turn: TurnState | None) -> bool:
     return turn is not None and turn.rolls > 0 and turn.stage != "done"
 
 
-def _saveable(turn: TurnState) -> list[int]:
+def saveable(turn: TurnState) -> list[int]:
     """Dice that may be saved now: in play, unsaved, not struck by Lost Wheel this roll."""
     return [
         i for i in RACING_DICE if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
@@ -202,7 +204,7 @@ def legal(state: Go500State, seat: int) -> list[Any]:
         return [_ROLL]
     if turn.stage == "paint":
         return [ChoosePaintTarget(driver=d) for d in turn.paint_candidates]
-    return list(_decisions(tuple(_saveable(turn)), len(_rollable(turn))))
+    return list(_decisions(tuple(saveable(turn)), len(_rollable(turn))))
 
 
 @lru_cache(maxsize=256)

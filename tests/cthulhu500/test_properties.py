@@ -186,7 +186,7 @@ def test_views_are_redacted_folds_under_every_option_set():
 
 
 def test_every_legal_action_and_decision_has_words():
-    from core.cthulhu500.describe import action_text, decision_text
+    from core.cthulhu500.describe import action_text, decision_text, prompt_text
 
     t = table(21, 4, ("shrewd", "random"), reaction_prompt="everyone", promo_flag=True)
     labels: set[str] = set()
@@ -195,11 +195,12 @@ def test_every_legal_action_and_decision_has_words():
         view = GAME.view(t.state, seat)
         assert decision_text(view, seat, t.names)
         assert decision_text(GAME.view(t.state, None), None, t.names)
+        assert prompt_text(view, t.names) != "Your move"
         for action in t.legal(seat):
-            label = action_text(action, t.names)
+            label = action_text(action, t.names, view)
             assert label
             assert "Struct" not in label
             labels.add(label.split()[0])
         t.submit(seat, t.bot_action(seat))
-    assert {"Attempt", "Pass", "Discard", "End"} <= labels
+    assert {"Try", "No", "Discard", "End"} <= labels  # a pass, no reaction, discards, end
     assert decision_text(GAME.view(t.state, 0), 0, t.names) == "The race is over."

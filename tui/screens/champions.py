@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding
 
-from core.champions.model import MoneyAwarded
+from core.champions.config import ChampionsConfig
+from core.champions.model import ChampionsState, MoneyAwarded
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.champions_modals import LapSummary, lap_summary_lines
@@ -97,11 +98,10 @@ class ChampionsTableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        state = self.fold.state
-        lap = getattr(state, "lap", 1)
-        title = f"NASCAR Champions — lap {lap} of 2"
-        turn = getattr(state, "turn", 0)
-        limit = getattr(self.fold.config, "lap_turn_limit", 0)
+        state: ChampionsState = self.fold.state
+        config: ChampionsConfig = self.fold.config
+        title = f"{self.fold.game.title} — lap {state.lap} of {self.fold.game.lap_count(config)}"
+        turn, limit = state.turn, config.lap_turn_limit
         if turn > 0:
             # N-LAP-LIMIT: a lap still running after this many turns is called
             title += f" · turn {turn}" + (f" of {limit}" if limit else "")

@@ -24,7 +24,6 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.fold import action_label
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
     ActionList,
@@ -49,7 +48,7 @@ DIM = Style(dim=True)
 BOLD = Style(bold=True)
 PICKED = Style(color="black", bgcolor="#ffd75f", bold=True)
 REACTIONS = ("d_window", "d_chain")
-SUBSET_TAGS = ("setup_discard", "discard")
+PICK_DECISIONS = ("d_setup_discard", "d_discard")
 
 
 def cards_module() -> Any:
@@ -103,101 +102,28 @@ class CardToggle:
     card: int
 
 
+KEY_HINTS: dict[str, str] = {"attempt_pass": "p", "end_actions": "e"}
+"""Actions that have a key of their own on the Cthulhu screen (the label says which)."""
+PICK_HINT = " (1-9, Enter)"
+"""Subset decisions (the discards) are answered by picking cards with 1-9, then Enter."""
+
+
 def action_words(data: BoardData, action: Any) -> str:
-    """A Cthulhu 500 action in words, for the choice list."""
-    names = data.names
-    tag = tag_of(action)
-    if tag == "choose_vehicle":
-        return f"Drive the {card_name(action.marker)}"
-    if tag in SUBSET_TAGS:
-        return f"Discard {_cards(action.cards)}"
-    if tag == "play_action":
-        words = f"Play {card_name(action.card)}"
-        if action.target_card is not None and action.target_seat is not None:
-            words += f": {_seat_name(names, action.target_seat)}'s {card_name(action.target_card)}"
-        elif action.target_card is not None:
-            words += f": take {card_name(action.target_card)}"
-        elif action.target_seat is not None:
-            words += f": {_seat_name(names, action.target_seat)}"
-        if action.to_seat is not None:
-            words += f" → {_seat_name(names, action.to_seat)}"
-        return words
-    if tag == "add_crew":
-        return f"Add {card_name(action.card)} to {_seat_name(names, action.seat)}'s pit crew"
-    if tag == "attempt_pass":
-        state = data.state
-        pack = tuple(getattr(state, "pack", ()))
-        me = data.acting
-        if me is not None and me in pack and len(pack) > 1:
-            target = pack[pack.index(me) - 1]
-            return f"Try to pass {_seat_name(names, target)} (p)"
-        return "Try to pass the vehicle ahead (p)"
-    if tag == "pit_stop":
-        return "Make a pit stop"
-    if tag == "pit_choice":
-        if action.kind == "repair":
-            return "Pit: repair test"
-        if action.kind == "driver":
-            return f"Pit: {card_name(action.card)} drives"
-        words = f"Pit: fit {card_name(action.card)}"
-        if action.replace is not None:
-            words += f" (replacing {card_name(action.replace)})"
-        return words
-    if tag == "take_free_test":
-        return "Take the free passing test"
-    if tag == "decline_free_test":
-        return "Decline the free passing test"
-    if tag == "play_reaction":
-        return f"React: {card_name(action.card)} — {card_text(action.card)}"
-    if tag == "pass_reaction":
-        return "No reaction (pass)"
-    if tag == "reroll":
-        return "Re-roll the Car of Cthulhu's die"
-    if tag == "keep_roll":
-        return "Keep the roll"
-    if tag == "choose_contagion_target":
-        return f"Contagion strikes {card_name(action.card)}"
-    if tag == "use_flag":
-        return "Wave the promo Checkered Flag"
-    if tag == "end_actions":
-        return "End my actions (e)"
-    if tag == "draw_count":
-        return f"Draw {action.count} card{'s' if action.count != 1 else ''}"
-    if tag == "sponsor_discard":
-        return f"Give the Sponsor {card_name(action.card)}"
-    return action_label(data.game, action, names)
+    """A Cthulhu 500 action in core's words (`describe.action_text`), with its key if it has one."""
+    from core.cthulhu500.describe import action_text
+
+    text = action_text(action, data.names, data.state)
+    key = KEY_HINTS.get(tag_of(action))
+    return f"{text} ({key})" if key else text
 
 
 def prompt_words(data: BoardData) -> str:
-    """What the top decision asks, in words (for the choice list title)."""
-    task = top_task(data.state)
-    tag = tag_of(task) if task is not None else ""
-    names = data.names
-    if tag == "d_window":
-        kind = task.kind
-        x = _seat_name(names, task.x)
-        y = _seat_name(names, task.y) if task.y >= 0 else ""
-        if kind == "try":
-            return f"React? {x} tries to pass {y}"
-        if kind == "damage":
-            return f"React? {x} would be damaged"
-        if kind == "win":
-            return f"React? {x} has just passed {y}"
-        return f"React? {x} flips to damaged"
-    if tag == "d_chain":
-        return f"React? {card_name(task.cards[-1])} was played"
-    return {
-        "d_choose_vehicle": "Choose your vehicle",
-        "d_setup_discard": "Discard for the pack order (1-9, Enter)",
-        "d_actions": "Your actions",
-        "d_discard": "Discard any cards you like, then draw (1-9, Enter)",  # C-HAND-LIMIT
-        "d_draw_count": "How many cards to draw?",
-        "d_sponsor": "The Sponsor wants a card",
-        "d_reroll": "Re-roll or keep?",
-        "d_free_test": "A free passing test",
-        "d_pit_choice": "Pit stop: what to do?",
-        "d_contagion": "Where does the contagion jump?",
-    }.get(tag, "Your move")
+    """What the top decision asks, in core's words (`describe.prompt_text`), with the keys that
+    answer a pick-cards decision (for the choice list title)."""
+    from core.cthulhu500.describe import prompt_text
+
+    text = prompt_text(data.state, data.names)
+    return text + PICK_HINT if tag_of(top_task(data.state)) in PICK_DECISIONS else text
 
 
 def is_reaction_prompt(state: Any) -> bool:
@@ -496,8 +422,8 @@ class CthulhuBoard(Board):
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)
-        if tag_of(top_task(data.state)) in ("d_setup_discard", "d_discard"):
-            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) in SUBSET_TAGS]
+        if tag_of(top_task(data.state)) in PICK_DECISIONS:
+            keep = [i for i, (_, a) in enumerate(rows) if not isinstance(a, CardToggle)]
             if keep:
                 actions.highlighted = keep[0]
             elif before is not None and before < len(rows):
@@ -514,7 +440,7 @@ def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
     """The choice list: subset decisions get one toggle row per hand card and one Discard row
     (when the picked cards are a legal answer); every other decision lists its actions."""
     tag = tag_of(top_task(data.state))
-    if tag not in ("d_setup_discard", "d_discard"):
+    if tag not in PICK_DECISIONS:
         return [(action_words(data, a), a) for a in data.legal]
     picked = picked_cards(data)
     hands = tuple(getattr(data.state, "hands", ()))

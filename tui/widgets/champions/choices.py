@@ -13,47 +13,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tui.fold import action_label
+from core.champions.describe import action_label
+from core.champions.model import LeaveBackwards, Roll, ShiftGears, TurnForward
 from tui.widgets.board import BoardData
-from tui.widgets.champions.words import LANE_WORDS, car_words, card_of, head_task
+from tui.widgets.champions.words import car_words, head_task
 from tui.widgets.common import tag_of
+
+KEY_HINTS: dict[type, str] = {TurnForward: "f", LeaveBackwards: "b", Roll: "r", ShiftGears: "g"}
+"""Choices that have a key of their own on the Champions screen (the label says which)."""
 
 
 def option_label(data: BoardData, action: Any, *, short: bool = False) -> str:
-    """A Champions choice in words (destinations, targets, cars, turning)."""
-    state = data.state
-    tag = tag_of(action)
-    task = head_task(state)
-    if tag == "choose_destination":
-        car = car_words(state, task.car) if task is not None and hasattr(task, "car") else "car"
-        if action.end is None:
-            return "cross the finish line" if short else f"{car} crosses the finish line"
-        row, lane = action.end
-        where = f"row {row} {LANE_WORDS[lane] if lane < 3 else lane}"
-        return where if short else f"{car} to {where} lane"
-    if tag == "choose_card_targets":
-        cars = ", then ".join(car_words(state, c) for c in action.cars)
-        card = card_of(getattr(task, "card", None))
-        return cars if short or card is None else f"{card.name}: {cars}"
-    if tag == "choose_last_car":
-        return f"Back Burner: {car_words(state, action.car)}"
-    if tag == "choose_crash_neighbour":
-        return f"Crash also hits {car_words(state, action.car)}"
-    if tag == "turn_forward":
-        car = car_words(state, task.car) if task is not None and hasattr(task, "car") else "car"
-        return f"Turn {car} forward (f)"
-    if tag == "leave_backwards":
-        car = car_words(state, task.car) if task is not None and hasattr(task, "car") else "car"
-        return f"Leave {car} backwards (b)"
-    if tag == "choose_car":
-        return f"Drive {car_words(state, action.car)} — {state.cars[action.car].driver}"
-    if tag == "roll":
-        return "Roll the five dice (r)"
-    if tag == "shift_gears":
-        return "Shift Gears: roll all five again (g)"
-    if tag == "choose_dice":
-        return "Keep dice " + ", ".join(str(d) for d in action.dice)
-    return action_label(data.game, action, data.names)
+    """A Champions choice in core's words (`describe.action_label`), with its key if it has one."""
+    text = action_label(action, data.state, short=short)
+    key = KEY_HINTS.get(type(action))
+    return f"{text} ({key})" if key else text
 
 
 def destination_keys(data: BoardData) -> dict[Any, int]:

@@ -222,7 +222,8 @@ class OvalTrack(FastLines, Widget):
         elif phase == "choose_car":
             top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
         else:
-            top = Text(f"Lap {lap}/2 · {who}'s turn"[:width], style=Style(bold=True))
+            laps = data.game.lap_count(data.config)
+            top = Text(f"Lap {lap}/{laps} · {who}'s turn"[:width], style=Style(bold=True))
         canvas.put(x0, y0, top)
         card = card_of(getattr(state, "card_in_play", None))
         if card is not None:
