@@ -109,7 +109,6 @@ class SpeedwayApp(App[None]):
         self.data_dir = data_dir
         self.start = start
         self.network = network
-        self.animate = animate
         self.bot_delay_override = bot_delay
         self._replays_dir = replays_dir
         self.owns_hub = owns_hub

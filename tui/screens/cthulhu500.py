@@ -24,14 +24,13 @@ from tui.fold import TableFold
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
-from tui.widgets.common import ActionChosen, ActionList
+from tui.widgets.common import ActionChosen, ActionList, tag_of
 from tui.widgets.cthulhu500 import (
     CardToggle,
     CthulhuBoard,
     ShowDetails,
     is_reaction_prompt,
     prompt_words,
-    tag_of,
     top_task,
 )
 

@@ -309,8 +309,12 @@ class HandView(Static):
     """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
     on a card asks the screen to show it in full."""
 
+    _shown: Any = None
+    """What is drawn now ("hidden", or the hand and picks), so an unchanged hand is not redrawn."""
+    _hand: tuple[int, ...] | list[int] = ()
+
     def on_click(self, event: events.Click) -> None:
-        hand = getattr(self, "_hand", [])
+        hand = self._hand
         width = max(1, self.content_size.width - 2)  # the grid's text column
         y = 0
         for cid in hand:
@@ -334,7 +338,7 @@ class HandView(Static):
             self.update(out)
             return
         if seat is None or seat >= len(hands):
-            if getattr(self, "_shown", None) != "hidden":
+            if self._shown != "hidden":
                 self._shown = "hidden"
                 out.append("Watching: hands are hidden.", style=DIM)
                 update_sized(self, out, 1)
@@ -347,7 +351,7 @@ class HandView(Static):
             self.update(out)
             return
         key = (tuple(hand), frozenset(picked))
-        if key == getattr(self, "_shown", None):
+        if key == self._shown:
             return
         self._shown = key
         self._hand = hand

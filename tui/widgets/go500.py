@@ -312,6 +312,7 @@ class DiceTray(LineBox):
         if turn is None or getattr(turn, "rolls", 0) == 0:
             caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
             return blank, shelf, [], caption
+        assert seat is not None  # a turn under way belongs to a seat
         row, shelf = [], []
         can_save = data.acting == seat and any(
             tag_of(a) == "save_and_roll" for a in data.legal
@@ -339,8 +340,9 @@ class DiceTray(LineBox):
         if turn.crash is not None:
             extra.append(DieView("CR", turn.crash))
         caption = f"{names[seat]}'s dice" + (" (extra turn)" if turn.extra else "")
-        if data.acting is not None and data.acting != seat:
-            caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
+        acting = data.acting
+        if acting is not None and acting != seat:
+            caption = f"{names[seat]}'s last roll — {names[acting]} to roll"
         return row, shelf, extra, caption
 
     def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
@@ -380,7 +382,7 @@ class DiceTray(LineBox):
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
             out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
-        return [out, *row_lines, *shelf_lines]  # type: ignore[list-item]
+        return [out, *row_lines, *shelf_lines]
 
     def info_lines(self) -> list[Text]:
         data = self._data
@@ -467,7 +469,7 @@ class Scoreboard(LineBox):
         phase = getattr(state, "phase", "")
         rows = []
         for seat in order:
-            tags = []
+            tags: list[str] = []
             if seat < len(out_flags) and out_flags[seat]:
                 tags.append("OUT")
             elif seat < len(finished) and finished[seat]:
@@ -482,7 +484,7 @@ class Scoreboard(LineBox):
         tag_w = max((len(t) for _, t in rows), default=0)
         suffix_w = 9 if mode != "time_trial" else 8
         bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
-        for seat, tags in rows:
+        for seat, tag_words in rows:
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
@@ -494,8 +496,8 @@ class Scoreboard(LineBox):
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
             line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
-            if tags:
-                line.append(" " + tags, style=Style(bold=True))
+            if tag_words:
+                line.append(" " + tag_words, style=Style(bold=True))
             lines.append(line)
         return lines
 

@@ -36,11 +36,11 @@ class ChampionsScoreboard(LineBox):
 
     def show(self, data: BoardData) -> None:
         self._data = data
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(list(self.board_text().split("\n")))
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(list(self.board_text().split("\n")))
 
     def board_text(self) -> Text:
         data = self._data
