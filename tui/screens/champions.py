@@ -19,7 +19,13 @@ from typing import Any, ClassVar
 from textual.binding import Binding
 
 from core.champions.config import ChampionsConfig
-from core.champions.model import ChampionsState, MoneyAwarded
+from core.champions.model import (
+    ChampionsState,
+    DiceChosen,
+    DiceRolled,
+    MoneyAwarded,
+    TurnStarted,
+)
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.champions_modals import LapSummary, lap_summary_lines
@@ -73,7 +79,7 @@ class ChampionsTableScreen(TableScreen):
         if self.fold is None:
             return
         for event in self.fold.last_events:
-            if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
+            if isinstance(event, DiceRolled | TurnStarted | DiceChosen):
                 self.picked.clear()
         self.first_target = None
         if any(isinstance(e, MoneyAwarded) for e in self.fold.last_events):

@@ -22,6 +22,27 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
+from core.go500.describe import describe
+from core.go500.model import (
+    BigOneStarted,
+    CautionCut,
+    ChaosStruck,
+    CheckeredFlag,
+    CrashDieRolled,
+    DiceRolled,
+    DriverFinished,
+    FinalRoundStarted,
+    InTheGroove,
+    KnockedOut,
+    PaintTraded,
+    PitDieRolled,
+    PoleWon,
+    PowerDieRemoved,
+    QualifyingRolled,
+    RaceEnded,
+    RaceStarted,
+    SeasonEnded,
+)
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import LineBox, RaceLog, tag_of
 
@@ -164,7 +185,8 @@ class DieClicked(Message):
 # ------------------------------------------------------------------------------ reading state
 
 
-_ROLLS = ("DiceRolled", "PitDieRolled", "CrashDieRolled", "QualifyingRolled")
+_TURN_ROLLS = (DiceRolled, PitDieRolled, CrashDieRolled)
+_ROLLS = (*_TURN_ROLLS, QualifyingRolled)
 
 
 def focus_seat(data: BoardData) -> int | None:
@@ -175,17 +197,16 @@ def focus_seat(data: BoardData) -> int | None:
         if turn is not None and getattr(turn, "rolls", 0) > 0:
             return data.acting
     for event in reversed(data.last_events):
-        if type(event).__name__ in _ROLLS:
-            return int(event.seat)
+        if isinstance(event, _ROLLS):
+            return event.seat
     for _, _, step_events in reversed(data.history[-12:]):
         for event in reversed(step_events):
-            name = type(event).__name__
-            if name == "RaceStarted":
+            if isinstance(event, RaceStarted):
                 break
-            if name in _ROLLS[:3]:
-                turn = _turn_of(state, int(event.seat))
-                if turn is not None and getattr(turn, "rolls", 0) > 0:
-                    return int(event.seat)
+            if isinstance(event, _TURN_ROLLS):
+                turn = _turn_of(state, event.seat)
+                if turn is not None and turn.rolls > 0:
+                    return event.seat
     if data.acting is not None:
         return data.acting
     current = getattr(state, "current", None)
@@ -199,9 +220,9 @@ def _turn_of(state: Any, seat: int | None) -> Any:
     return turns[seat]
 
 
-def last_qualifying(data: BoardData, seat: int | None) -> Any:
+def last_qualifying(data: BoardData, seat: int | None) -> QualifyingRolled | None:
     for event in reversed(data.last_events):
-        if type(event).__name__ == "QualifyingRolled" and event.seat == seat:
+        if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
 
@@ -211,8 +232,7 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
     names = data.names
     out: list[tuple[str, str]] = []
     for event in data.last_events:
-        name = type(event).__name__
-        if name == "DiceRolled" and event.dice and event.dice[0] == "F":
+        if isinstance(event, DiceRolled) and event.dice and event.dice[0] == "F":
             face = event.faces[0]
             if face is not None:
                 _, _word, kind = face_words("F", face, data.config)
@@ -223,45 +243,43 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
                         "black": "BLACK FLAG — penalty, no miles",
                     }[kind]
                     out.append((f"⚑ {text} ({names[event.seat]})", kind))
-        elif name == "InTheGroove":
+        elif isinstance(event, InTheGroove):
             out.append(
                 (f"★ IN THE GROOVE! {names[event.seat]}: 175 miles and an extra turn", "good")
             )
-        elif name == "CautionCut":
+        elif isinstance(event, CautionCut):
             if event.cut is not None:
                 out.append((f"⚠ CAUTION — {names[event.cut]} cut to {event.total} miles", "yellow"))
             else:
                 out.append(("⚠ CAUTION — the lead is shared, nobody is cut", "yellow"))
-        elif name == "BigOneStarted":
+        elif isinstance(event, BigOneStarted):
             out.append(
                 (
                     f"✸ THE BIG ONE! ({names[event.seat]} crashed) everyone rolls the Crash Die",
                     "red",
                 )
             )
-        elif name == "ChaosStruck":
-            from core.go500.describe import describe
-
+        elif isinstance(event, ChaosStruck):
             words = describe(event, names) or "Table chaos"
             out.append((f"✸ TABLE CHAOS — {words.upper()}", "yellow"))
-        elif name == "PaintTraded":
+        elif isinstance(event, PaintTraded):
             target = "nobody" if event.target is None else names[event.target]
             out.append((f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"))
-        elif name == "KnockedOut":
+        elif isinstance(event, KnockedOut):
             out.append((f"✖ BIG X — {names[event.seat]} is behind the wall (out)", "red"))
-        elif name == "PowerDieRemoved" and event.reason == "flat":
+        elif isinstance(event, PowerDieRemoved) and event.reason == "flat":
             out.append((f"⊘ FLAT TIRE — {names[event.seat]} loses the Power Die", "yellow"))
-        elif name == "CheckeredFlag":
+        elif isinstance(event, CheckeredFlag):
             out.append((f"🏁 CHECKERED FLAG — {names[event.seat]} wins!", "good"))
-        elif name == "DriverFinished":
+        elif isinstance(event, DriverFinished):
             out.append((f"{names[event.seat]} crosses the line with {event.total} miles", "good"))
-        elif name == "FinalRoundStarted":
+        elif isinstance(event, FinalRoundStarted):
             out.append(("FINAL ROUND — everyone still racing gets one more turn", "yellow"))
-        elif name == "PoleWon":
+        elif isinstance(event, PoleWon):
             out.append((f"{names[event.seat]} takes the pole", "good"))
-        elif name == "RaceEnded" and event.ranking:
+        elif isinstance(event, RaceEnded) and event.ranking:
             out.append((f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"))
-        elif name == "SeasonEnded":
+        elif isinstance(event, SeasonEnded):
             out.append((f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"))
     return out
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.message import Message
 
+from core.champions.model import DiceChosen, DiceRolled, GameEnded, LapStarted
 from tui.widgets.board import BoardData
 from tui.widgets.champions.choices import option_label
 from tui.widgets.champions.words import die_words
@@ -47,13 +48,12 @@ def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[in
     who = None
     for _, _, step_events in reversed(data.history[-40:]):
         for event in reversed(step_events):
-            name = type(event).__name__
-            if name == "DiceChosen" and not kept and who is None:
+            if isinstance(event, DiceChosen) and not kept and who is None:
                 kept = tuple(event.dice)
-            elif name == "DiceRolled":
-                last_faces, who = tuple(event.faces), int(event.seat)
+            elif isinstance(event, DiceRolled):
+                last_faces, who = tuple(event.faces), event.seat
                 break
-            elif name in ("LapStarted", "GameEnded"):
+            elif isinstance(event, LapStarted | GameEnded):
                 return (), (), set(), ""
         if who is not None:
             break
