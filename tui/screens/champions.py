@@ -115,9 +115,9 @@ class ChampionsTableScreen(TableScreen):
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
-        state = self.fold.state
+        state: ChampionsState = self.fold.state
         name = self.fold.names[seat]
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         if phase == "choose_car":
             return f"{name}: choose your car (1-5 or the list, Enter)."
         if phase == "roll":
@@ -152,7 +152,7 @@ class ChampionsTableScreen(TableScreen):
         seat = self.acting_seat()
         if self.fold is None or seat is None or not self.legal_now():
             return None, ""
-        return seat, str(getattr(self.fold.state, "phase", ""))
+        return seat, str(self.fold.state.phase)
 
     def _not_yet(self) -> None:
         self.status("It is not your move yet.", error=True)
@@ -179,7 +179,7 @@ class ChampionsTableScreen(TableScreen):
         if phase != "choose_dice":
             self.status("Shift Gears re-rolls the dice right after a roll.", error=True)
             return
-        state = self.fold.state
+        state: ChampionsState = self.fold.state
         if state.shifted:
             self.status("You may shift gears only once in a turn.", error=True)
             return

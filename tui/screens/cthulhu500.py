@@ -83,7 +83,7 @@ class CthulhuTableScreen(TableScreen):
         if self.fold is None:
             return
         seat = self.perspective
-        hands = tuple(getattr(self.fold.state, "hands", ()))
+        hands = tuple(self.fold.state.hands)
         hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
         if not start:
             start = f"v{seat}" if seat is not None else ""

@@ -24,6 +24,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from core.cthulhu500.model import State
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
     ActionList,
@@ -68,8 +69,8 @@ def card_text(cid: int) -> str:
     return str(found.text) if found is not None else ""
 
 
-def top_task(state: Any) -> Any:
-    stack = getattr(state, "stack", ())
+def top_task(state: State) -> Any:
+    stack = state.stack
     return stack[-1] if stack else None
 
 
@@ -126,7 +127,7 @@ def prompt_words(data: BoardData) -> str:
     return text + PICK_HINT if tag_of(top_task(data.state)) in PICK_DECISIONS else text
 
 
-def is_reaction_prompt(state: Any) -> bool:
+def is_reaction_prompt(state: State) -> bool:
     task = top_task(state)
     return task is not None and tag_of(task) in REACTIONS
 
@@ -171,24 +172,24 @@ class TurnLine(LineBox):
     """
 
     def show(self, data: BoardData) -> None:
-        state = data.state
+        state: State = data.state
         from core.cthulhu500.rules.board import pile_label
 
-        active = getattr(state, "active", -1)
+        active = state.active
         who = _seat_name(data.names, active) if active >= 0 else "setup"
-        discard = tuple(getattr(state, "discard", ()))
+        discard = tuple(state.discard)
         top = card_name(discard[-1]) if discard else "empty"
         line = Text()
-        line.append(f"Turn {getattr(state, 'turn', 0)} · {who}", style=BOLD)
-        if active >= 0 and not getattr(state, "over", False):
-            left = getattr(state, "actions_left", 0)
+        line.append(f"Turn {state.turn} · {who}", style=BOLD)
+        if active >= 0 and not state.over:
+            left = state.actions_left
             line.append(f" · {left} action{'s' if left != 1 else ''} left")
-            nitrous = getattr(state, "nitrous", 0)
+            nitrous = state.nitrous
             if nitrous:
                 line.append(f" · nitrous +{nitrous}")
         line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
         lines = [line]
-        if getattr(state, "pack", ()):
+        if state.pack:
             from core.cthulhu500.describe import standings_text
 
             lines.append(Text(standings_text(state, data.names), no_wrap=True, overflow="ellipsis"))
@@ -238,17 +239,17 @@ class PackView(LineBox):
     your own vehicle is pinned into view when the pack is longer than the box."""
 
     def show(self, data: BoardData) -> None:
-        state = data.state
+        state: State = data.state
         names = data.names
-        pack = list(getattr(state, "pack", ()) or [])
-        vehicles = tuple(getattr(state, "vehicles", ()))
-        hands = tuple(getattr(state, "hands", ()))
+        pack = list(state.pack or [])
+        vehicles = tuple(state.vehicles)
+        hands = tuple(state.hands)
         marked: dict[int, list[int]] = {}
-        for contagion in getattr(state, "contagions", ()):
+        for contagion in state.contagions:
             marked.setdefault(contagion.seat, []).append(contagion.target)
         if not pack:
             pack = list(range(len(vehicles)))
-        active = getattr(state, "active", -1)
+        active = state.active
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
         height = max(1, self.size.height)
@@ -311,7 +312,7 @@ class HandView(Static):
 
     _shown: Any = None
     """What is drawn now ("hidden", or the hand and picks), so an unchanged hand is not redrawn."""
-    _hand: tuple[int, ...] | list[int] = ()
+    _hand: list[int] = []  # noqa: RUF012 (replaced, never mutated)
 
     def on_click(self, event: events.Click) -> None:
         hand = self._hand
@@ -325,16 +326,16 @@ class HandView(Static):
             y += rows
 
     def show(self, data: BoardData) -> None:
-        state = data.state
+        state: State = data.state
         seat = data.perspective
-        hands = tuple(getattr(state, "hands", ()))
+        hands = tuple(state.hands)
         out = Text()
         if seat is None and not data.live:  # a replay seen by everyone: every hand is open
-            for n, hand in enumerate(hands):
+            for n, held in enumerate(hands):
                 if n:
                     out.append("\n")
                 out.append(f"{_seat_name(data.names, n)}: ", style=BOLD)
-                out.append(_cards([c for c in hand if c]))
+                out.append(_cards([c for c in held if c]))
             self.update(out)
             return
         if seat is None or seat >= len(hands):
@@ -400,7 +401,7 @@ class CthulhuBoard(Board):
         self.query_one(TurnLine).show(data)
         self.query_one(PackView).show(data)
         self.query_one(HandView).show(data)
-        hands = tuple(getattr(data.state, "hands", ()))
+        hands = tuple(data.state.hands)
         box = self.query_one("#cth-hand-box")
         if data.perspective is not None and data.perspective < len(hands):
             count = len([c for c in hands[data.perspective] if c])
@@ -447,7 +448,7 @@ def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
     if tag not in PICK_DECISIONS:
         return [(action_words(data, a), a) for a in data.legal]
     picked = picked_cards(data)
-    hands = tuple(getattr(data.state, "hands", ()))
+    hands = tuple(data.state.hands)
     seat = data.acting if data.acting is not None else data.perspective
     hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
     rows: list[tuple[str, Any]] = []

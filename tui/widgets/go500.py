@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
+from core.go500.config import Go500Config
 from core.go500.describe import describe
 from core.go500.model import (
     BigOneStarted,
@@ -32,6 +33,7 @@ from core.go500.model import (
     DiceRolled,
     DriverFinished,
     FinalRoundStarted,
+    Go500State,
     InTheGroove,
     KnockedOut,
     PaintTraded,
@@ -101,7 +103,7 @@ def die_kind(die: str) -> str:
     return "T" if die.startswith("T") else die
 
 
-def face_words(die: str, face: int | None, config: Any) -> tuple[str, str, str]:
+def face_words(die: str, face: int | None, config: Go500Config) -> tuple[str, str, str]:
     """(top line, word line, face kind) for one die face; face None = not rolled."""
     if face is None:
         return ("·", "", "none")
@@ -112,7 +114,7 @@ def face_words(die: str, face: int | None, config: Any) -> tuple[str, str, str]:
         top = f"{miles:+d}" if die in ("PIT", "CR") else str(miles)
         return (top, "miles", kind)
     if kind == "circle":
-        track, power = getattr(config, "circle_values", (25, 50))
+        track, power = config.circle_values
         value = power if die == "P" else track
         return (f"◯ {value}", "CIRCLE", kind)
     word = {"big_x": "BIG X"}.get(kind, spec.label.upper())
@@ -191,10 +193,10 @@ _ROLLS = (*_TURN_ROLLS, QualifyingRolled)
 
 def focus_seat(data: BoardData) -> int | None:
     """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
-    state = data.state
-    if data.acting is not None and getattr(state, "phase", "") == "turn":
+    state: Go500State = data.state
+    if data.acting is not None and state.phase == "turn":
         turn = _turn_of(state, data.acting)
-        if turn is not None and getattr(turn, "rolls", 0) > 0:
+        if turn is not None and turn.rolls > 0:
             return data.acting
     for event in reversed(data.last_events):
         if isinstance(event, _ROLLS):
@@ -209,12 +211,12 @@ def focus_seat(data: BoardData) -> int | None:
                     return event.seat
     if data.acting is not None:
         return data.acting
-    current = getattr(state, "current", None)
+    current = state.current
     return current if isinstance(current, int) else None
 
 
-def _turn_of(state: Any, seat: int | None) -> Any:
-    turns = getattr(state, "turns", ())
+def _turn_of(state: Go500State, seat: int | None) -> Any:
+    turns = state.turns
     if seat is None or not 0 <= seat < len(turns):
         return None
     return turns[seat]
@@ -315,10 +317,10 @@ class DiceTray(LineBox):
         shelf = [DieView(d, None, empty=True) for d in ROW_DICE]
         if data is None:
             return blank, shelf, [], ""
-        state = data.state
+        state: Go500State = data.state
         seat = focus_seat(data)
         names = data.names
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         qual = last_qualifying(data, seat)
         if qual is not None:
             row = [DieView("F", None, empty=True)]
@@ -327,7 +329,7 @@ class DiceTray(LineBox):
             caption = f"{names[qual.seat]} qualifies: {qual.score} miles"
             return row, shelf, [], caption
         turn = _turn_of(state, seat)
-        if turn is None or getattr(turn, "rolls", 0) == 0:
+        if turn is None or turn.rolls == 0:
             caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
             return blank, shelf, [], caption
         assert seat is not None  # a turn under way belongs to a seat
@@ -406,14 +408,14 @@ class DiceTray(LineBox):
         data = self._data
         if data is None:
             return []
-        state = data.state
+        state: Go500State = data.state
         seat = focus_seat(data)
         turn = _turn_of(state, seat)
-        if seat is None or turn is None or getattr(turn, "rolls", 0) == 0:
+        if seat is None or turn is None or turn.rolls == 0:
             return []
-        totals = getattr(state, "totals", ())
+        totals = state.totals
         total = totals[seat] if seat < len(totals) else 0
-        showing = int(getattr(turn, "showing", 0))
+        showing = int(turn.showing)
         lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
         if turn.end is None and turn.miles is None:
             stop = int(turn.stop_miles)  # the core says what stopping records
@@ -424,9 +426,9 @@ class DiceTray(LineBox):
             miles = turn.miles if turn.miles is not None else 0
             lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
             lines.append(Text(f"({str(turn.end).replace('_', ' ')})", style="dim"))
-        mode = getattr(getattr(state, "config", None), "mode", "")
-        if mode != "time_trial" and getattr(state, "phase", "") != "over" and data.result is None:
-            need = max(0, getattr(state, "race_length", 500) - total)
+        mode = state.config.mode
+        if mode != "time_trial" and state.phase != "over" and data.result is None:
+            need = max(0, state.race_length - total)
             lines.append(Text(f"Need {need} to finish", style="dim"))
         return lines[:4]
 
@@ -464,27 +466,27 @@ class Scoreboard(LineBox):
         data = self._data
         if data is None:
             return []
-        state = data.state
+        state: Go500State = data.state
         names = data.names
-        totals = list(getattr(state, "totals", ()) or [0] * len(names))
-        finished = getattr(state, "finished", ()) or (False,) * len(names)
-        out_flags = getattr(state, "out", ()) or (False,) * len(names)
-        mode = getattr(getattr(state, "config", None), "mode", "oval")
-        length = int(getattr(state, "race_length", 500) or 500)
+        totals = list(state.totals or [0] * len(names))
+        finished = state.finished or (False,) * len(names)
+        out_flags = state.out or (False,) * len(names)
+        mode = state.config.mode
+        length = int(state.race_length or 500)
         goal = max([length, *totals]) if mode != "time_trial" else max([1, *totals])
-        order = list(getattr(state, "order", ()) or range(len(names)))
+        order = list(state.order or range(len(names)))
         ranking = list(
-            getattr(state, "ranking", ()) or (data.result.ranking if data.result else [])
+            state.ranking or (data.result.ranking if data.result else [])
         )
-        current = getattr(state, "current", None)
-        pole = getattr(state, "pole", None)
-        qual = getattr(state, "qual_scores", ())
+        current = state.current
+        pole = state.pole
+        qual = state.qual_scores
         name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
         lines = [Text(header, style=Style(bold=True))]
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         rows = []
         for seat in order:
             tags: list[str] = []
@@ -520,15 +522,15 @@ class Scoreboard(LineBox):
         return lines
 
     @staticmethod
-    def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
+    def header(state: Go500State, mode: str, length: int) -> str:
+        rnd = state.round - (state.phase == "over")  # last round
         if mode == "time_trial":
-            hours = getattr(getattr(state, "config", None), "hours", 6)
+            hours = state.config.hours
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"
-        name = getattr(state, "race_name", "") or "Race"
+        name = state.race_name or "Race"
         if mode == "cup":
-            schedule = getattr(getattr(state, "config", None), "schedule", ())
-            name = f"{name} ({getattr(state, 'race', 0) + 1} of {len(schedule)})"
+            schedule = state.config.schedule
+            name = f"{name} ({state.race + 1} of {len(schedule)})"
         if mode == "multi_game":
             name = "Multi-Game"
         return f"{name} · {length} miles · round {rnd}"

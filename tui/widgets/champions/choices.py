@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.champions.describe import action_label
-from core.champions.model import LeaveBackwards, Roll, ShiftGears, TurnForward
+from core.champions.model import ChampionsState, LeaveBackwards, Roll, ShiftGears, TurnForward
 from tui.widgets.board import BoardData
 from tui.widgets.champions.words import car_words, head_task
 from tui.widgets.common import tag_of
@@ -54,7 +54,7 @@ def candidate_cars(data: BoardData) -> set[int]:
 def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
     """The legal choice a click on ``space`` makes: a destination there, or the one-car choice
     of the car standing there (None when the click picks nothing)."""
-    cars = getattr(data.state, "cars", ())
+    cars = data.state.cars
     here = [c.colour for c in cars if c.row is not None and (c.row, c.lane) == space]
     if here and target_rows(data) is not None:
         first = first_target(data)
@@ -101,7 +101,7 @@ def target_rows(data: BoardData) -> list[tuple[str, Any]] | None:
     pairs = [a for a in data.legal if tag_of(a) == "choose_card_targets" and len(a.cars) == 2]
     if not pairs:
         return None
-    state = data.state
+    state: ChampionsState = data.state
     first = first_target(data)
     if first is None or not any(a.cars[0] == first for a in pairs):
         firsts: list[int] = []

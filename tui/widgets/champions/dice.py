@@ -12,7 +12,14 @@ from typing import Any
 
 from textual.message import Message
 
-from core.champions.model import DiceChosen, DiceRolled, GameEnded, LapStarted
+from core.champions.model import (
+    ChampionsState,
+    DiceChosen,
+    DiceRolled,
+    DieTask,
+    GameEnded,
+    LapStarted,
+)
 from tui.widgets.board import BoardData
 from tui.widgets.champions.choices import option_label
 from tui.widgets.champions.words import die_words
@@ -36,11 +43,11 @@ class ChampionsDieClicked(Message):
 
 def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[int], str]:
     """(faces, kept dice, dice already resolved, caption): this turn's roll, else the last one."""
-    state = data.state
-    faces = tuple(getattr(state, "dice", ()) or ())
+    state: ChampionsState = data.state
+    faces = tuple(state.dice or ())
     if faces:
-        chosen = tuple(getattr(state, "chosen", ()) or ())
-        waiting = {t.die for t in getattr(state, "queue", ()) if tag_of(t) == "die"}
+        chosen = tuple(state.chosen or ())
+        waiting = {t.die for t in state.queue if isinstance(t, DieTask)}
         done = {d for d in chosen if d not in waiting}
         return faces, chosen, done, ""
     last_faces: tuple[int, ...] = ()
@@ -66,7 +73,7 @@ def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[in
 def dice_rows(data: BoardData) -> list[tuple[str, Any]]:
     """The choice list after a roll: one row per die (toggles), Shift Gears, and Keep."""
     picked = sorted(int(p[1:]) for p in data.selected if p.startswith("d") and p[1:].isdigit())
-    faces = tuple(getattr(data.state, "dice", ()) or ())
+    faces = tuple(data.state.dice or ())
     rows: list[tuple[str, Any]] = []
     for i, face in enumerate(faces):
         mark = "  ◀ keep" if i + 1 in picked else ""

@@ -13,6 +13,8 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
+from core.champions.model import ChampionsState
+
 COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
 COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
 SHORT = ("BLK", "BLU", "RED", "GRN", "YEL")
@@ -35,18 +37,18 @@ def car_style(colour: int) -> Style:
     return CAR_STYLE[colour % len(CAR_STYLE)]
 
 
-def car_words(state: Any, colour: int) -> str:
+def car_words(state: ChampionsState, colour: int) -> str:
     """``Red #24``: colour word and number."""
     number = _number(state, colour)
     return f"{COLOUR_NAMES[colour].capitalize()} #{number}" if number else COLOUR_NAMES[colour]
 
 
-def _number(state: Any, colour: int) -> int | None:
-    cars = getattr(state, "cars", ())
+def _number(state: ChampionsState, colour: int) -> int | None:
+    cars = state.cars
     return int(cars[colour].number) if 0 <= colour < len(cars) else None
 
 
-def car_chip(state: Any, colour: int, *, letter: bool = False) -> Text:
+def car_chip(state: ChampionsState, colour: int, *, letter: bool = False) -> Text:
     """A car as its number on its colour, ``24R`` with ``letter`` (colour is never alone)."""
     number = _number(state, colour)
     label = f"{number}" if number is not None else "?"
@@ -81,6 +83,6 @@ def card_of(card_id: int | None) -> Any:
     return COMPONENTS.cards[card_id]
 
 
-def head_task(state: Any) -> Any:
-    queue = getattr(state, "queue", ())
+def head_task(state: ChampionsState) -> Any:
+    queue = state.queue
     return queue[0] if queue else None
