@@ -10,7 +10,9 @@ many events the bytes made so the session can charge its key budget (issue 11 it
 parser's generator is closed on exit so a finished app is not kept alive by the parser's
 ``lru_cache`` (pitfall 4); ``redirect_stdout``/``redirect_stderr`` are disabled because they
 swap the process-global ``sys.stdout`` (pitfall 2). Every exit path restores the client's
-terminal (mouse off, cursor on, main screen).
+terminal (mouse off, cursor on, main screen). A driver can share frames with others
+(`net.mirror`): `offer_mirror` joins a group; as a follower it writes nothing of its own app's
+and any input or resize first takes it out; as a leader every flush also goes to the followers.
 
 Must not: import tui, read the server's own terminal, or block the loop.
 """
@@ -30,6 +32,8 @@ from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
+
+from net.mirror import MIRROR
 
 __all__ = ["COALESCED_KEYS", "ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
 
@@ -121,12 +125,17 @@ class SSHDriver(Driver):
         self.coalesced = 0  # input events dropped as repeats of one still queued
         self.parse_errors = 0  # malformed input the parser choked on (dropped, session goes on)
         self._last_key: str | None = None
+        self._divert: SSHDriver | None = None  # `paint_full_to`: writes go to that driver only
+        self.mirror_key: Any = None
         if on_attach is not None:
             on_attach(self)
 
     # ---------------------------------------------------------------- output
 
     def write(self, data: str) -> None:
+        if self._divert is not None:
+            self._divert.write_bytes(data.encode("utf-8", errors="replace"))
+            return
         self._out.append(data)
         if not self._flush_scheduled:
             self._flush_scheduled = True
@@ -138,6 +147,16 @@ class SSHDriver(Driver):
             return
         data = "".join(self._out).encode("utf-8", errors="replace")
         self._out.clear()
+        if self.mirror_key is not None:
+            role = MIRROR.role(self)
+            if role == "follower":
+                return  # the leader's frames are on this terminal; this app draws nothing
+            for follower in MIRROR.followers(self):
+                follower.write_bytes(data)
+        self.write_bytes(data)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Put ``data`` on this session's terminal (its own frames, or its leader's)."""
         if self.channel.is_closing():
             return
         self.channel.write(data)
@@ -145,6 +164,64 @@ class SSHDriver(Driver):
         if self._on_first_frame is not None and self.bytes_out > len(ENTER_SEQ) + 64:
             callback, self._on_first_frame = self._on_first_frame, None
             callback()
+
+    # ---------------------------------------------------------------- shared frames
+
+    @property
+    def mirror_role(self) -> str | None:
+        """``"leader"``, ``"follower"`` or None (`net.mirror`)."""
+        return MIRROR.role(self) if self.mirror_key is not None else None
+
+    def offer_mirror(self, key: Any, catch_up: Callable[[], None]) -> bool:
+        """Join the group of sessions that would draw what this one draws (``key``); True if
+        this one now follows. ``catch_up`` redraws this app for itself when it stops following
+        (its screen is told to draw again, then sends a full frame)."""
+        self.flush()
+        self.mirror_key = key
+        app = self._app
+
+        def draw_again() -> None:
+            # Called by whichever session changed the group: run in this app's own context
+            # (Textual finds "the app" through a context variable, pitfall 3).
+            self.mirror_key = None if MIRROR.role(self) is None else self.mirror_key
+            with contextlib.suppress(Exception):
+                app.call_later(catch_up)
+
+        follows = MIRROR.join(self, key, draw_again)
+        if follows:
+            self._out.clear()
+        return follows
+
+    def leave_mirror(self) -> None:
+        """Stop sharing frames (a follower catches up; a leader hands over)."""
+        if self.mirror_key is not None:
+            MIRROR.leave(self)
+            self.mirror_key = None
+
+    def paint_full_to(self, other: SSHDriver) -> None:
+        """Send ``other`` (a new follower) one full frame of this app's screen, from this
+        app's own context."""
+        with contextlib.suppress(Exception):
+            self._app.call_later(self._paint_full_now, other)
+
+    def _paint_full_now(self, other: SSHDriver) -> None:
+        if MIRROR.role(other) != "follower" or other not in MIRROR.followers(self):
+            return  # it left, or this one no longer leads it: its own frame or the new leader's
+        app = self._app
+        try:
+            screen = app.screen
+            compositor = screen._compositor
+        except Exception:
+            return
+        self.flush()
+        pending = set(compositor._dirty_regions)  # this app's own next update still sends them
+        update = compositor.render_full_update()
+        compositor._dirty_regions.update(pending)
+        self._divert = other
+        try:
+            app._display(screen, update)
+        finally:
+            self._divert = None
 
     def send_message(self, message: Message) -> None:
         # Everything runs on the loop thread: no run_coroutine_threadsafe Task per event.
@@ -161,6 +238,7 @@ class SSHDriver(Driver):
         parser = self._parser
         if not self._input or parser is None:
             return 0
+        self.leave_mirror()  # this session's own input: it draws for itself again
         text = self._decoder.decode(data)
         if not text:
             return 0
@@ -223,6 +301,7 @@ class SSHDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         w, h = clamp_size(width, height)
+        self.leave_mirror()
         self._size = (w, h)
         size = Size(w, h)
         self._app.post_message(events.Resize(size, size))
@@ -239,6 +318,7 @@ class SSHDriver(Driver):
 
     def disable_input(self) -> None:
         self._input = False
+        self.leave_mirror()
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None

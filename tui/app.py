@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 from textual.app import App
@@ -120,6 +120,27 @@ class SpeedwayApp(App[None]):
         share(self.stylesheet)  # one parse of each CSS source per process (tui.stylesheet)
         if not animate:
             self.animation_level = "none"
+
+    # ------------------------------------------------------------------ screens
+
+    def _own_frames(self) -> None:
+        """A screen change is this session's own: stop showing another session's frames (or
+        stop sending this one's) before it draws (`net.mirror`)."""
+        leave = getattr(self._driver, "leave_mirror", None)
+        if leave is not None:
+            leave()
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        self._own_frames()
+        return super().push_screen(*args, **kwargs)
+
+    def switch_screen(self, *args: Any, **kwargs: Any) -> Any:
+        self._own_frames()
+        return super().switch_screen(*args, **kwargs)
+
+    def pop_screen(self, *args: Any, **kwargs: Any) -> Any:
+        self._own_frames()
+        return super().pop_screen(*args, **kwargs)
 
     # ------------------------------------------------------------------ settings
 

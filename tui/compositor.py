@@ -42,6 +42,24 @@ def bands(regions: Iterable[Region]) -> list[Region]:
     return out
 
 
+def _spans_cover(spans: list[tuple[int, int]], x1: int, x2: int) -> bool:
+    """True if the merged, sorted ``spans`` cover every cell of ``[x1, x2)``."""
+    return any(a <= x1 and x2 <= b for a, b in spans)
+
+
+def _add_span(spans: list[tuple[int, int]], x1: int, x2: int) -> list[tuple[int, int]]:
+    """``spans`` with ``[x1, x2)`` added, kept sorted and merged (touching spans join)."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if b < x1 or a > x2:
+            out.append((a, b))
+        else:
+            x1, x2 = min(a, x1), max(b, x2)
+    out.append((x1, x2))
+    out.sort()
+    return out
+
+
 class BandedCompositor(Compositor):
     """`Compositor` with a partial update that renders each band of dirty regions alone."""
 
@@ -59,6 +77,11 @@ class BandedCompositor(Compositor):
             return
         top, bottom = crop.y, crop.bottom
         left, right = crop.x, crop.right
+        # Cells already painted by widgets in front, per line of the crop: merged (x1, x2)
+        # spans. Widgets come front to back and the first strip for a cell wins, so a widget
+        # whose area in the crop is fully covered (a container behind its children) is skipped,
+        # and one partly covered is rendered only over its lines that still show.
+        covered: list[list[tuple[int, int]]] = [[] for _ in range(bottom - top)]
         for widget, (region, clip) in self.visible_widgets.items():
             visible = region.intersection(clip)
             if not visible or visible.right <= left or visible.x >= right:
@@ -67,7 +90,14 @@ class BandedCompositor(Compositor):
             y2 = min(visible.bottom, bottom)
             if y2 <= y1:
                 continue
-            area = Region(visible.x, y1, visible.width, y2 - y1)
+            x1, x2 = visible.x, visible.right
+            shows = [y for y in range(y1, y2) if not _spans_cover(covered[y - top], x1, x2)]
+            for y in range(y1, y2):
+                covered[y - top] = _add_span(covered[y - top], x1, x2)
+            if not shows:
+                continue
+            y1, y2 = shows[0], shows[-1] + 1
+            area = Region(x1, y1, x2 - x1, y2 - y1)
             strips = widget.render_lines(
                 Region(area.x - region.x, area.y - region.y, area.width, area.height)
             )

@@ -5,7 +5,9 @@ registered game, drawn by `GenericBoard`). The screen folds Welcome/StepUpdate i
 and hands a `BoardData` to its board; a chosen action goes to ``hub.submit`` and the screen waits
 for the hub's step to show it (a refused action shows its sentence). Bots' steps are paced at the
 player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
-cover between seats and re-watches from the new seat.
+cover between seats and re-watches from the new seat. A spectator at a network table offers
+its frames for sharing (`net.mirror`): while it follows another session's frames it folds its
+updates and keeps its log lines, draws nothing, and catches up when it stops following.
 
 Must not: change game state itself, draw chance, or call the core's step.
 """
@@ -30,6 +32,7 @@ from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
 from net.hub import ChatLine, Identity, Notice, StepUpdate, TableChanged, Update, Welcome
+from net.mirror import enabled as shared_frames_enabled
 from tui.fold import LogLine, TableFold
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
@@ -180,6 +183,8 @@ class TableScreen(SpeedwayScreen):
         self._first_cover = True  # hot-seat with hidden cards: cover the very first screen too
         self._last_actor: int | None = None
         self._holding = False  # a summary is open: playback waits for it (`hold_for`)
+        self._unshown: list[LogLine] = []  # log lines folded while following shared frames
+        self._stale = False  # something folded while following is not drawn yet
 
     # ---------------------------------------------------------------- layout
 
@@ -203,6 +208,8 @@ class TableScreen(SpeedwayScreen):
         self.follow(self.perspective)
 
     def follow(self, seat: int | None) -> None:
+        if seat is not None:
+            self._stop_sharing()  # a seat's view is its own
         self.perspective = seat
         self._queue.clear()
         self._follow(seat)
@@ -230,6 +237,7 @@ class TableScreen(SpeedwayScreen):
 
     def on_unmount(self) -> None:
         self._leaving = True
+        self._stop_sharing()
 
     def watcher(self, seat: int | None) -> Identity:
         """Who watches from ``seat``: the local identity holding it (a hot-seat player's own,
@@ -308,27 +316,117 @@ class TableScreen(SpeedwayScreen):
             # Removed while drawing (the session is not ended by a race with the hub).
 
     def _handle_update(self, update: Update) -> None:
+        following = self._following()
+        if not following and (self._stale or self._unshown):
+            self.catch_up()
         if isinstance(update, Welcome):
+            if following:
+                self._stop_sharing()
+                self.catch_up()
             self.fold = TableFold.from_welcome(update, self.speedway.game(update.table.game))
             self._busy = False
             self.on_welcome(self.fold)
             self.board.set_log(self.fold.log)
             self.redraw()
+            self.call_after_refresh(self.offer_shared_frames)
         elif isinstance(update, StepUpdate) and self.fold is not None:
             lines = self.fold.apply(update)
             self._busy = False
-            self.on_step(update)
+            self.on_step(update)  # may open a summary, which stops the following
+            if self._following():
+                self._unshown += lines
+                self._stale = True
+                return
+            if self._stale or self._unshown:
+                self.catch_up()
             self.board.add_log(lines)
             self.redraw()
         elif isinstance(update, TableChanged) and self.fold is not None:
             self.fold.retable(update.table)
+            if following:
+                self._stale = True
+                return
             self.redraw()
         elif isinstance(update, ChatLine):
             state_id = self.fold.state_id if self.fold else 0
             text = f"{update.nickname} says: {update.text}"
-            self.board.add_log([LogLine(state_id, update.seat, text)])
-        elif isinstance(update, Notice):
+            line = LogLine(state_id, update.seat, text)
+            if following:
+                self._unshown.append(line)
+                return
+            self.board.add_log([line])
+        elif isinstance(update, Notice) and not following:  # a follower shows the leader's
             self.notify(update.text)
+
+    # ---------------------------------------------------------------- shared frames
+
+    def shared_frames_key(self) -> tuple[Any, ...] | None:
+        """What makes this screen's frames the same as another session's, or None when they
+        are its own: spectators of a public network table, in terminals alike."""
+        app = self.speedway
+        fold = self.fold
+        if (
+            self.perspective is not None
+            or not app.network
+            or fold is None
+            or fold.table.private  # the title may show an invite code to some viewers only
+            or self.leaving
+            or not shared_frames_enabled()
+        ):
+            return None
+        return (
+            "table",
+            id(app.hub),
+            self.table_id,
+            type(self).__name__,
+            tuple(app.size),
+            app.theme,
+            tuple(sorted(app.classes)),
+            tuple(sorted(self.classes)),
+            app.console.color_system,
+            app._sync_available,
+            app.settings,
+        )
+
+    def offer_shared_frames(self) -> None:
+        """Join the sessions that draw the same frames (if any and this screen is showing)."""
+        driver = self.app._driver
+        offer = getattr(driver, "offer_mirror", None)
+        if offer is None or self.app.screen is not self or self._holding:
+            return
+        key = self.shared_frames_key()
+        if key is None or getattr(driver, "mirror_key", None) == key:
+            return
+        offer(key, self.catch_up)
+
+    def _following(self) -> bool:
+        return getattr(self.app._driver, "mirror_role", None) == "follower"
+
+    def _stop_sharing(self) -> None:
+        leave = getattr(self.app._driver, "leave_mirror", None)
+        if leave is not None:
+            leave()
+
+    def catch_up(self) -> None:
+        """Draw what was folded while following, then send this session a full frame of its
+        own (its terminal shows the leader's frames until then)."""
+        if self.leaving or self._following():
+            return
+        unshown, self._unshown = self._unshown, []
+        was_stale, self._stale = self._stale, False
+        if self.fold is not None:
+            if unshown:
+                self.board.add_log(unshown)
+            if was_stale or unshown:
+                self.redraw()
+        self.app.refresh()
+
+    def on_screen_resume(self) -> None:
+        # (Textual runs SpeedwayScreen's handler as well: no super() call.)
+        self.call_after_refresh(self.offer_shared_frames)
+
+    def on_screen_suspend(self) -> None:
+        self._stop_sharing()
 
     # ---------------------------------------------------------------- what this keyboard plays
 

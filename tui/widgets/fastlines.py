@@ -70,11 +70,106 @@ class FastLines:
         if getattr(self, "_fast_key", None) != key or not hasattr(self, "_fast_lines"):
             self._fast_key = key
             self._fast_lines = {}
+            self._fast_frame = None
         cache = self._fast_lines
         rows = crop.line_range
-        if all(y in cache for y in rows):
+        missing = [y for y in rows if y not in cache]
+        if not missing:
+            return [cache[y] for y in rows]
+        frame = self._frame(crop)
+        if frame is not None and not _hovering_link(self):
+            for y in missing:
+                strip = frame.row(self, y) if frame.top <= y < frame.bottom else None
+                if strip is None:
+                    strip = render(Region(crop.x, y, crop.width, 1))[0]
+                cache[y] = strip
             return [cache[y] for y in rows]
         strips = list(render(crop))
         for y, strip in zip(rows, strips, strict=False):
             cache[y] = strip
         return strips
+
+    def _frame(self, crop: Region) -> _Frame | None:
+        """The widget's border, padding and filters for drawing content rows directly."""
+        frame = getattr(self, "_fast_frame", None)
+        titles = (self._border_title, self._border_subtitle)  # type: ignore[attr-defined]
+        if frame is not None and frame.titles == titles:
+            return frame if frame.usable else None
+        self._fast_frame = frame = _Frame.build(self, crop, titles)
+        return frame if frame.usable else None
+
+
+def _hovering_link(widget: Any) -> bool:
+    """True while the mouse is over a clickable link in ``widget`` (the styles cache then
+    restyles the link; such frames take its path)."""
+    if not widget.auto_links:
+        return False
+    hover = widget.hover_style
+    return bool(hover._link_id and hover._meta and "@click" in hover.meta)
+
+
+class _Frame:
+    """What Textual's styles cache adds around a content row, taken from one row it drew.
+
+    For a widget with only a border and padding (no outline, hatch, tint, opacity or text
+    opacity: what every line widget here uses), a content row on screen is: the left border
+    and padding, the widget's own line cut or padded to the content width in the inner
+    background, the right padding and border, then the app's line filters. `row` builds that
+    from the widget's `render_line` without the styles cache's per-call overheads; the edges
+    are cut from one row the styles cache itself rendered, so colours and characters are its.
+    `tests/tui/test_compositor.py` compares frames drawn this way with Textual's own renders.
+    """
+
+    usable = False
+    titles: Any = None
+    top = bottom = 0
+
+    @classmethod
+    def build(cls, widget: Any, crop: Region, titles: Any) -> _Frame:
+        frame = cls()
+        frame.titles = titles
+        styles = widget.styles
+        width, height = widget.region.size  # the whole box (`size` is the content area)
+        gutter = styles.gutter
+        if (
+            width <= 0
+            or height <= 0
+            or any(edge for edge, _ in styles.outline)
+            or (styles.has_rule("hatch") and styles.hatch != "none")
+            or styles.tint.a
+            or styles.text_opacity != 1.0
+            or widget.opacity != 1.0
+            or gutter.top + gutter.bottom >= height
+        ):
+            return frame
+        frame.top, frame.bottom = gutter.top, height - gutter.bottom
+        frame.left, frame.right = gutter.left, gutter.right
+        frame.content_width = width - gutter.width
+        frame.x1, frame.x2 = crop.x, crop.right
+        frame.full = crop.x == 0 and crop.width == width
+        base_background, background = widget.background_colors
+        frame.background = background
+        frame.inner = (base_background + background).rich_color
+        from rich.style import Style
+
+        frame.inner_style = Style(bgcolor=frame.inner)
+        frame.filters = tuple(widget.get_line_filters())
+        sample = widget._styles_cache.render_widget(widget, Region(0, frame.top, width, 1))[0]
+        frame.edge_left = sample.crop(0, frame.left) if frame.left else None
+        frame.edge_right = sample.crop(width - frame.right, width) if frame.right else None
+        frame.width = width
+        frame.usable = True
+        return frame
+
+    def row(self, widget: Any, y: int) -> Strip:
+        line = widget.render_line(y - self.top).adjust_cell_length(
+            self.content_width, self.inner_style
+        )
+        for line_filter in self.filters:
+            line = line.apply_filter(line_filter, self.background)
+        if self.edge_left is not None or self.edge_right is not None:
+            parts = [p for p in (self.edge_left, line, self.edge_right) if p is not None]
+            line = Strip.join(parts)
+        if not self.full:
+            line = line.crop(self.x1, self.x2)
+        return line
