@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from core.cthulhu500.model import State
+from tui.theme import DAMAGED, PICK, SEAT_STYLES
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
     ActionList,
@@ -35,19 +36,8 @@ from tui.widgets.common import (
     update_sized,
 )
 
-SEAT_STYLE = (
-    Style(color="black", bgcolor="#e8524a", bold=True),
-    Style(color="black", bgcolor="#3d8fe0", bold=True),
-    Style(color="black", bgcolor="#f2c12e", bold=True),
-    Style(color="black", bgcolor="#49b86b", bold=True),
-    Style(color="black", bgcolor="#b36bd6", bold=True),
-    Style(color="black", bgcolor="#f08a3c", bold=True),
-    Style(color="black", bgcolor="#9ad0e6", bold=True),
-    Style(color="black", bgcolor="#d9d9d9", bold=True),
-)
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
-PICKED = Style(color="black", bgcolor="#ffd75f", bold=True)
 REACTIONS = ("d_window", "d_chain")
 PICK_DECISIONS = ("d_setup_discard", "d_discard")
 
@@ -75,7 +65,7 @@ def top_task(state: State) -> Any:
 
 
 def seat_chip(seat: int) -> Text:
-    return Text(f"{seat + 1}", style=SEAT_STYLE[seat % len(SEAT_STYLE)])
+    return Text(f"{seat + 1}", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
 
 def _seat_name(names: list[str], seat: int | None) -> str:
@@ -269,7 +259,7 @@ class PackView(LineBox):
             out.append(f" {names[seat][:10]}{you} ", style=BOLD)
             out.append(card_name(v.marker) if v.marker else "no vehicle yet")
             if v.damaged:
-                out.append(" DAMAGED", style=Style(color="white", bgcolor="#a82424", bold=True))
+                out.append(" DAMAGED", style=DAMAGED)
             if ranking:
                 out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
             hand = hands[seat] if seat < len(hands) else ()
@@ -361,10 +351,10 @@ class HandView(Static):
         grid.add_column(width=2, no_wrap=True)
         grid.add_column(ratio=1)
         for n, cid in enumerate(hand):
-            style = PICKED if cid in picked else BOLD
+            style = PICK if cid in picked else BOLD
             card = Text(card_name(cid), style=style)
             if cid in picked:
-                card.append(" ◀", style=PICKED)
+                card.append(" ◀", style=PICK)
             card.append(f"\n{card_text(cid)}", style=DIM)
             grid.add_row(Text(f"{n + 1}", style=style), card)
         self.update(grid)

@@ -45,6 +45,7 @@ from core.go500.model import (
     RaceStarted,
     SeasonEnded,
 )
+from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import LineBox, RaceLog, tag_of
 
@@ -52,29 +53,8 @@ ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
 END_W = 9  # box width of the pit and crash dice
 KEYS = {"T1": "1", "T2": "2", "T3": "3", "T4": "4", "T5": "5", "P": "6"}
-PALETTE = {
-    "normal": ["#e8524a", "#3d8fe0", "#f2c12e", "#49b86b", "#b36bd6", "#f08a3c"],
-    "colour_blind": ["#0072b2", "#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#d55e00"],
-}
-FLAG_STYLE = {
-    "green": Style(color="white", bgcolor="#2e7d32", bold=True),
-    "yellow": Style(color="black", bgcolor="#e6b800", bold=True),
-    "red": Style(color="white", bgcolor="#c62828", bold=True),
-    "black": Style(color="white", bgcolor="#111111", bold=True),
-}
-FLAG_STYLE_CB = {
-    "green": Style(color="white", bgcolor="#0072b2", bold=True),
-    "yellow": Style(color="black", bgcolor="#e69f00", bold=True),
-    "red": Style(color="white", bgcolor="#d55e00", bold=True),
-    "black": Style(color="white", bgcolor="#111111", bold=True),
-}
-DIE_STYLE = {
-    "F": Style(color="black", bgcolor="#eeeeee"),
-    "T": Style(color="white", bgcolor="#262626"),
-    "P": Style(color="white", bgcolor="#1f6f38"),
-    "PIT": Style(color="black", bgcolor="#d9b400"),
-    "CR": Style(color="white", bgcolor="#a82424"),
-}
+DRIVER_COLOURS = 6
+"""Go 500 cycles six seat colours (normal or colour-blind) over up to twelve drivers."""
 SYMBOLS = {
     "green": "⚑",
     "yellow": "⚑",
@@ -89,7 +69,7 @@ SYMBOLS = {
 
 
 def car_colour(seat: int, colour_blind: bool) -> str:
-    colours = PALETTE["colour_blind" if colour_blind else "normal"]
+    colours = seat_colours(colour_blind)[:DRIVER_COLOURS]
     return colours[seat % len(colours)]
 
 
@@ -150,9 +130,10 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
         top, word = "✗", "OUT"
     elif view.lost:
         top, word = "LOST", "WHEEL"  # Lost Wheel: no face this roll (in full at every width)
-    body = DIE_STYLE[die_kind(view.die)]
-    if kind in FLAG_STYLE:
-        body = (FLAG_STYLE_CB if colour_blind else FLAG_STYLE)[kind]
+    body = DIE_STYLES[die_kind(view.die)]
+    flags = flag_styles(colour_blind)
+    if kind in flags:
+        body = flags[kind]
     border = Style(bold=True) if view.selected or view.saved else Style(dim=view.removed)
     label = view.die
     top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
@@ -291,10 +272,6 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
 
 class DiceTray(LineBox):
     """The dice in play on top, saved dice on the shelf below, Pit and Crash dice at the right."""
-
-    DEFAULT_CSS = """
-    DiceTray { height: 9; width: 100%; }
-    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -443,10 +420,6 @@ class DiceTray(LineBox):
 class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
 
-    DEFAULT_CSS = """
-    Scoreboard { width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
-    """
-
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._data: BoardData | None = None
@@ -546,13 +519,6 @@ class Callouts(LineBox):
 
     # Colours by component class, not by toggling CSS classes on the widget: a class change
     # restyles the widget (and costs a style pass) on every step with a flag.
-    DEFAULT_CSS = """
-    Callouts { height: 1; padding: 0 1; text-style: bold; }
-    Callouts > .callouts--yellow { background: $warning 35%; }
-    Callouts > .callouts--red { background: $error 40%; }
-    Callouts > .callouts--black { background: $panel; }
-    Callouts > .callouts--good { background: $success 35%; }
-    """
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "callouts--yellow",
         "callouts--red",
@@ -594,12 +560,6 @@ def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
 
 class Go500Board(Board):
     """The Go 500 table: call-outs, dice tray, scoreboard and race log."""
-
-    DEFAULT_CSS = """
-    Go500Board #go500-lower { height: 1fr; }
-    Go500Board Scoreboard { width: 55%; }
-    Go500Board RaceLog { width: 45%; }
-    """
 
     def compose(self) -> ComposeResult:
         yield Callouts(id="callouts")

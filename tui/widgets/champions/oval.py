@@ -18,6 +18,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.champions.model import ChampionsState, DieTask
+from tui.theme import PICK, RED_LINE
 from tui.widgets.board import BoardData
 from tui.widgets.champions.canvas import Canvas
 from tui.widgets.champions.choices import (
@@ -33,8 +34,6 @@ from tui.widgets.champions.words import (
     DIM,
     FLAG,
     FLAG_DIE,
-    PICK,
-    RED_LINE,
     car_chip,
     car_style,
     card_of,

@@ -1,7 +1,7 @@
 """NASCAR Champions in words and colours: cars, money, places, dice faces, cards.
 
-Owns the palette (a style per car colour, the FLAG die, the pick highlight, dim text, the red
-line) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
+Owns the Champions names of the theme's styles (`tui.theme`: a style per car colour, the FLAG
+die, the pick highlight, the red line; dim text) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
 its colour (never colour alone), money, a place, a die face, a card by id, the task at the head of
 the queue. Must not: draw a widget, post a message, or hold or change game state.
 """
@@ -14,22 +14,15 @@ from rich.style import Style
 from rich.text import Text
 
 from core.champions.model import ChampionsState
+from tui.theme import CHAMPIONS_CAR_STYLES, CHAMPIONS_FLAG_DIE
 
 COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
 COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
 SHORT = ("BLK", "BLU", "RED", "GRN", "YEL")
 FLAG = 5
-CAR_STYLE = (
-    Style(color="white", bgcolor="#262626", bold=True),
-    Style(color="white", bgcolor="#2f66c8", bold=True),
-    Style(color="white", bgcolor="#c83232", bold=True),
-    Style(color="black", bgcolor="#3fae5a", bold=True),
-    Style(color="black", bgcolor="#e8c62a", bold=True),
-)
-FLAG_DIE = Style(color="black", bgcolor="#e8e8e8", bold=True)
-PICK = Style(color="black", bgcolor="#ffd75f", bold=True)
+CAR_STYLE = CHAMPIONS_CAR_STYLES
+FLAG_DIE = CHAMPIONS_FLAG_DIE
 DIM = Style(dim=True)
-RED_LINE = Style(color="#ff4040", bold=True)
 LANE_WORDS = ("inside", "middle", "outside")
 
 
