@@ -44,7 +44,7 @@ The contract, for game authors:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import msgspec
@@ -67,6 +67,8 @@ __all__ = [
     "Step",
     "Table",
     "bot_chance",
+    "check_seats",
+    "fold",
 ]
 
 
@@ -93,7 +95,12 @@ class StaleAction(IllegalAction):
 
 
 class GameOver(IllegalAction):
+    """An action after the end of the game; the sentence is the same in every game."""
+
     kind = "game_over"
+
+    def __init__(self, reason: str = "The race is over; no more moves can be made.") -> None:
+        super().__init__(reason)
 
 
 class BreaksRule(IllegalAction):
@@ -314,6 +321,23 @@ def _option_refusal(game: Game, message: str, options: Mapping[str, Any]) -> str
     return f"{game.title} option {name} takes {allowed}, not {given}."
 
 
+def fold(game: Game, state: Any, events: Iterable[Any]) -> Any:
+    """``state`` with ``events`` folded onto it, in order (``game.evolve`` each)."""
+    evolve = game.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def check_seats(game: Game, n_seats: int) -> None:
+    """Refuse a table of ``n_seats`` players the game never seats, with one sentence (the
+    options may narrow it further: ``check_config``)."""
+    if not game.min_seats <= n_seats <= game.max_seats:
+        raise ConfigError(
+            f"{game.title} seats {game.min_seats} to {game.max_seats} players, not {n_seats}."
+        )
+
+
 def bot_chance(seed: int, state_id: int, seat: int) -> Pcg32:
     """A bot's own chance for one decision: derived from the table seed, the state and seat.
 
@@ -343,11 +367,7 @@ class Table:
         chance: Chance | None = None,
         setup_events: Sequence[Any] | None = None,
     ) -> None:
-        if not game.min_seats <= len(seats) <= game.max_seats:
-            raise ConfigError(
-                f"{game.title} seats {game.min_seats} to {game.max_seats} players, "
-                f"not {len(seats)}."
-            )
+        check_seats(game, len(seats))
         game.check_config(config, len(seats))
         self.game = game
         self.config = config
@@ -360,8 +380,7 @@ class Table:
             events = game.setup(config, len(seats), self.chance)
         else:
             events = list(setup_events)
-        for event in events:
-            self.state = game.evolve(self.state, event)
+        self.state = fold(game, self.state, events)
         self.state_id = 0
         self.history: list[Step] = [Step(state_id=0, seat=None, action=None, events=events)]
 
@@ -393,7 +412,7 @@ class Table:
         moved on"). Chance drawn by a refused action is rolled back.
         """
         if self.game.result(self.state) is not None:
-            raise GameOver("The race is over; no more moves can be made.")
+            raise GameOver()
         if state_id is not None and state_id != self.state_id:
             raise StaleAction("The table moved on before your move arrived; look again and retry.")
         if not 0 <= seat < len(self.seats):
@@ -406,10 +425,7 @@ class Table:
         except IllegalAction:
             self._chance_restore(snap)
             raise
-        state = self.state
-        for event in events:
-            state = self.game.evolve(state, event)
-        self.state = state
+        self.state = fold(self.game, self.state, events)
         self.state_id += 1
         step = Step(state_id=self.state_id, seat=seat, action=action, events=events)
         self.history.append(step)

@@ -19,6 +19,7 @@ import msgspec
 
 from core import registry
 from core.game import Game, Result
+from core.game import fold as fold_events
 from core.traits import fields_words
 from net.hub import StepUpdate, TableInfo, Welcome
 
@@ -90,9 +91,7 @@ class TableFold:
             config = msgspec.convert(config, game.config_type, strict=False)
         names = [s.name for s in welcome.table.seats]
         events = [_as_event(game, e) for e in welcome.events]
-        state = game.new_state(config, len(names))
-        for event in events:
-            state = game.evolve(state, event)
+        state = fold_events(game, game.new_state(config, len(names)), events)
         fold = cls(
             game=game,
             table=welcome.table,
@@ -116,10 +115,7 @@ class TableFold:
     def apply(self, update: StepUpdate) -> list[LogLine]:
         """Fold one accepted step; return its new log lines."""
         events = [_as_event(self.game, e) for e in update.events]
-        state = self.state
-        for event in events:
-            state = self.game.evolve(state, event)
-        self.state = state
+        self.state = fold_events(self.game, self.state, events)
         self.state_id = update.state_id
         self.last_events = events
         self.history.append((update.state_id, update.seat, events))

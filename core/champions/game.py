@@ -16,7 +16,7 @@ from core.champions.config import LAPS, N_CARS, ChampionsConfig, check_config
 from core.champions.model import Action, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
-from core.traits import GameTraits, Landmark, Progress
+from core.traits import GameTraits
 
 __all__ = ["GAME", "Champions"]
 
@@ -92,14 +92,10 @@ class Champions(GameTraits):
             return super().describe_action(action, names)
         return describe.action_label(action, view)
 
-    def turn_started(self, event: Any) -> bool:
-        return traits.turn_started(event)
-
-    def landmark(self, event: Any) -> Landmark | None:
-        return traits.landmark(event)
-
-    def progress(self, state: Any) -> Progress:
-        return traits.progress(state)
+    # Declared traits (core.traits), answered by this game's traits module.
+    turn_started = staticmethod(traits.turn_started)
+    landmark = staticmethod(traits.landmark)
+    progress = staticmethod(traits.progress)
 
 
 GAME = Champions()

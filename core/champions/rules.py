@@ -271,7 +271,7 @@ def _refusal(state: ChampionsState, action: Any) -> BreaksRule:
 def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Event]:
     """Validate and resolve one action (no chance is drawn before it is accepted)."""
     if state.phase == "over":
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
     if action not in legal(state, seat):

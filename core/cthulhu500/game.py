@@ -18,7 +18,7 @@ from core.cthulhu500.model import Action, Event, State
 from core.cthulhu500.rules import engine
 from core.game import BotFn, Result
 from core.rng import Chance
-from core.traits import GameTraits, Landmark, Progress
+from core.traits import GameTraits
 
 __all__ = ["GAME", "Cthulhu500"]
 
@@ -90,14 +90,10 @@ class Cthulhu500(GameTraits):
         """What the table waits for, as ``seat`` may know it."""
         return decision_text(view, seat, names)
 
-    def turn_started(self, event: Any) -> bool:
-        return traits.turn_started(event)
-
-    def landmark(self, event: Any) -> Landmark | None:
-        return traits.landmark(event)
-
-    def progress(self, state: Any) -> Progress:
-        return traits.progress(state)
+    # Declared traits (core.traits), answered by this game's traits module.
+    turn_started = staticmethod(traits.turn_started)
+    landmark = staticmethod(traits.landmark)
+    progress = staticmethod(traits.progress)
 
 
 GAME = Cthulhu500()

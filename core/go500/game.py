@@ -18,7 +18,7 @@ from core.go500.describe import config_words, describe, option_label
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
-from core.traits import GameTraits, Landmark, Progress
+from core.traits import GameTraits
 
 __all__ = ["GAME", "Go500"]
 
@@ -112,14 +112,10 @@ class Go500(GameTraits):
             return sorted(CUP_POINTS.by_name)
         return None
 
-    def turn_started(self, event: Any) -> bool:
-        return traits.turn_started(event)
-
-    def landmark(self, event: Any) -> Landmark | None:
-        return traits.landmark(event)
-
-    def progress(self, state: Any) -> Progress:
-        return traits.progress(state)
+    # Declared traits (core.traits), answered by this game's traits module.
+    turn_started = staticmethod(traits.turn_started)
+    landmark = staticmethod(traits.landmark)
+    progress = staticmethod(traits.progress)
 
 
 GAME = Go500()

@@ -727,7 +727,7 @@ def _not_asked(state: Go500State, seat: int) -> NotYourTurn:
 def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
     """Accept ``action`` if `legal` lists it (refusing before any draw) and resolve it."""
     if state.phase == "over":
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if not 0 <= seat < state.n or seat not in pending(state):
         raise _not_asked(state, seat)
     action = _canonical(action)

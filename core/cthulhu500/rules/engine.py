@@ -220,7 +220,7 @@ def _name(cid: Any) -> str:
 
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     if state.over:
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"Seat {seat + 1} is not being asked anything now.")
     top = state.stack[-1]
