@@ -23,27 +23,14 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from core.go500.config import Go500Config
-from core.go500.describe import describe
+from core.go500.describe import callout
 from core.go500.model import (
-    BigOneStarted,
-    CautionCut,
-    ChaosStruck,
-    CheckeredFlag,
     CrashDieRolled,
     DiceRolled,
-    DriverFinished,
-    FinalRoundStarted,
     Go500State,
-    InTheGroove,
-    KnockedOut,
-    PaintTraded,
     PitDieRolled,
-    PoleWon,
-    PowerDieRemoved,
     QualifyingRolled,
-    RaceEnded,
     RaceStarted,
-    SeasonEnded,
 )
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
@@ -211,59 +198,13 @@ def last_qualifying(data: BoardData, seat: int | None) -> QualifyingRolled | Non
 
 
 def callouts(data: BoardData) -> list[tuple[str, str]]:
-    """(text, kind) call-outs for the flags and track events of the latest step."""
-    names = data.names
+    """(text, kind) call-outs for the flags and track events of the latest step, in core's
+    words (`core.go500.describe.callout`)."""
     out: list[tuple[str, str]] = []
     for event in data.last_events:
-        if isinstance(event, DiceRolled) and event.dice and event.dice[0] == "F":
-            face = event.faces[0]
-            if face is not None:
-                _, _word, kind = face_words("F", face, data.config)
-                if kind in ("yellow", "red", "black"):
-                    text = {
-                        "yellow": "YELLOW FLAG — pit stop",
-                        "red": "RED FLAG — crash!",
-                        "black": "BLACK FLAG — penalty, no miles",
-                    }[kind]
-                    out.append((f"⚑ {text} ({names[event.seat]})", kind))
-        elif isinstance(event, InTheGroove):
-            out.append(
-                (f"★ IN THE GROOVE! {names[event.seat]}: 175 miles and an extra turn", "good")
-            )
-        elif isinstance(event, CautionCut):
-            if event.cut is not None:
-                out.append((f"⚠ CAUTION — {names[event.cut]} cut to {event.total} miles", "yellow"))
-            else:
-                out.append(("⚠ CAUTION — the lead is shared, nobody is cut", "yellow"))
-        elif isinstance(event, BigOneStarted):
-            out.append(
-                (
-                    f"✸ THE BIG ONE! ({names[event.seat]} crashed) everyone rolls the Crash Die",
-                    "red",
-                )
-            )
-        elif isinstance(event, ChaosStruck):
-            words = describe(event, names) or "Table chaos"
-            out.append((f"✸ TABLE CHAOS — {words.upper()}", "yellow"))
-        elif isinstance(event, PaintTraded):
-            target = "nobody" if event.target is None else names[event.target]
-            out.append((f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"))
-        elif isinstance(event, KnockedOut):
-            out.append((f"✖ BIG X — {names[event.seat]} is behind the wall (out)", "red"))
-        elif isinstance(event, PowerDieRemoved) and event.reason == "flat":
-            out.append((f"⊘ FLAT TIRE — {names[event.seat]} loses the Power Die", "yellow"))
-        elif isinstance(event, CheckeredFlag):
-            out.append((f"🏁 CHECKERED FLAG — {names[event.seat]} wins!", "good"))
-        elif isinstance(event, DriverFinished):
-            out.append((f"{names[event.seat]} crosses the line with {event.total} miles", "good"))
-        elif isinstance(event, FinalRoundStarted):
-            out.append(("FINAL ROUND — everyone still racing gets one more turn", "yellow"))
-        elif isinstance(event, PoleWon):
-            out.append((f"{names[event.seat]} takes the pole", "good"))
-        elif isinstance(event, RaceEnded) and event.ranking:
-            out.append((f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"))
-        elif isinstance(event, SeasonEnded):
-            out.append((f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"))
+        said = callout(event, data.names, data.config)
+        if said is not None:
+            out.append(said)
     return out
 
 
