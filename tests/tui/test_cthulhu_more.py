@@ -14,7 +14,8 @@ from tests.tui.test_cthulhu_screen import cthulhu_app, my_move, open_table, plai
 from tui.screens.chart import RaceChartScreen
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.widgets.board import BoardData
-from tui.widgets.cthulhu500 import PackView, TurnLine, last_pass_words, pin_rows, tag_of, top_task
+from tui.widgets.common import tag_of
+from tui.widgets.cthulhu500 import PackView, TurnLine, last_pass_words, pin_rows, top_task
 
 
 async def _pack_formed(pilot: Any, screen: Any, seat: int = 0) -> None:

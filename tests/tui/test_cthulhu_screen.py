@@ -18,8 +18,8 @@ from tests.tui.conftest import ME, make_app
 from tests.tui.test_champions_screen import wait_for
 from tui.launch import start_for_play
 from tui.screens.cthulhu500 import CthulhuTableScreen
-from tui.widgets.common import ActionList, StatusLine
-from tui.widgets.cthulhu500 import HandView, PackView, TurnLine, tag_of, top_task
+from tui.widgets.common import ActionList, StatusLine, tag_of
+from tui.widgets.cthulhu500 import HandView, PackView, TurnLine, top_task
 
 
 def cthulhu_app(seats: str = "me,shrewd,random", seed: int = 7, **options: Any) -> Any:

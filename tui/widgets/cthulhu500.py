@@ -24,7 +24,17 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from core.cthulhu500.model import State
+from core.cthulhu500.model import (
+    AttemptPass,
+    DChain,
+    DDiscard,
+    DFreeTest,
+    DReroll,
+    DSetupDiscard,
+    DWindow,
+    EndActions,
+    State,
+)
 from tui.theme import DAMAGED, PICK, SEAT_STYLES
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
@@ -32,14 +42,13 @@ from tui.widgets.common import (
     LineBox,
     RaceLog,
     set_border_title,
-    tag_of,
     update_sized,
 )
 
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
-REACTIONS = ("d_window", "d_chain")
-PICK_DECISIONS = ("d_setup_discard", "d_discard")
+REACTIONS = (DWindow, DChain)
+PICK_DECISIONS = (DSetupDiscard, DDiscard)
 
 
 def cards_module() -> Any:
@@ -93,7 +102,7 @@ class CardToggle:
     card: int
 
 
-KEY_HINTS: dict[str, str] = {"attempt_pass": "p", "end_actions": "e"}
+KEY_HINTS: dict[type, str] = {AttemptPass: "p", EndActions: "e"}
 """Actions that have a key of their own on the Cthulhu screen (the label says which)."""
 PICK_HINT = " (1-9, Enter)"
 """Subset decisions (the discards) are answered by picking cards with 1-9, then Enter."""
@@ -104,7 +113,7 @@ def action_words(data: BoardData, action: Any) -> str:
     from core.cthulhu500.describe import action_text
 
     text = action_text(action, data.names, data.state)
-    key = KEY_HINTS.get(tag_of(action))
+    key = KEY_HINTS.get(type(action))
     return f"{text} ({key})" if key else text
 
 
@@ -114,12 +123,11 @@ def prompt_words(data: BoardData) -> str:
     from core.cthulhu500.describe import prompt_text
 
     text = prompt_text(data.state, data.names)
-    return text + PICK_HINT if tag_of(top_task(data.state)) in PICK_DECISIONS else text
+    return text + PICK_HINT if isinstance(top_task(data.state), PICK_DECISIONS) else text
 
 
 def is_reaction_prompt(state: State) -> bool:
-    task = top_task(state)
-    return task is not None and tag_of(task) in REACTIONS
+    return isinstance(top_task(state), REACTIONS)
 
 
 # ------------------------------------------------------------------------------ widgets
@@ -144,10 +152,10 @@ def test_words(data: BoardData) -> str | None:
     free test and why (core's wording), else the latest test's result."""
     from core.cthulhu500.describe import free_test_text, reroll_text
 
-    tag = tag_of(top_task(data.state))
-    if tag == "d_reroll":
+    task = top_task(data.state)
+    if isinstance(task, DReroll):
         return f"Re-roll the Car of Cthulhu's die? {reroll_text(data.state, data.names)}"
-    if tag == "d_free_test":
+    if isinstance(task, DFreeTest):
         return free_test_text(data.state, data.names)
     return last_pass_words(data)
 
@@ -417,7 +425,7 @@ class CthulhuBoard(Board):
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)
-        if tag_of(top_task(data.state)) in PICK_DECISIONS:
+        if isinstance(top_task(data.state), PICK_DECISIONS):
             keep = [i for i, (_, a) in enumerate(rows) if not isinstance(a, CardToggle)]
             if keep:
                 actions.highlighted = keep[0]
@@ -434,8 +442,7 @@ def picked_cards(data: BoardData) -> tuple[int, ...]:
 def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
     """The choice list: subset decisions get one toggle row per hand card and one Discard row
     (when the picked cards are a legal answer); every other decision lists its actions."""
-    tag = tag_of(top_task(data.state))
-    if tag not in PICK_DECISIONS:
+    if not isinstance(top_task(data.state), PICK_DECISIONS):
         return [(action_words(data, a), a) for a in data.legal]
     picked = picked_cards(data)
     hands = tuple(data.state.hands)

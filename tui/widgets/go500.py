@@ -31,10 +31,11 @@ from core.go500.model import (
     PitDieRolled,
     QualifyingRolled,
     RaceStarted,
+    SaveAndRoll,
 )
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog, tag_of
+from tui.widgets.common import LineBox, RaceLog
 
 ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
@@ -253,7 +254,7 @@ class DiceTray(LineBox):
         assert seat is not None  # a turn under way belongs to a seat
         row, shelf = [], []
         can_save = data.acting == seat and any(
-            tag_of(a) == "save_and_roll" for a in data.legal
+            isinstance(a, SaveAndRoll) for a in data.legal
         )
         for i, die in enumerate(ROW_DICE):
             face = turn.faces[i]

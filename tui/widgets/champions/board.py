@@ -11,14 +11,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
-from core.champions.model import TargetTask
+from core.champions.model import ChooseDice, TargetTask
 from tui.widgets.board import Board, BoardData
 from tui.widgets.champions.choices import option_label, target_rows
 from tui.widgets.champions.dice import dice_rows
 from tui.widgets.champions.oval import OvalTrack
 from tui.widgets.champions.scoreboard import ChampionsScoreboard
 from tui.widgets.champions.words import card_of, head_task
-from tui.widgets.common import ActionList, RaceLog, set_border_title, tag_of
+from tui.widgets.common import ActionList, RaceLog, set_border_title
 
 
 class ChampionsBoard(Board):
@@ -58,7 +58,7 @@ class ChampionsBoard(Board):
             before = actions.highlighted
             rows = dice_rows(data)
             actions.keep_actions(rows)
-            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) == "choose_dice"]
+            keep = [i for i, (_, a) in enumerate(rows) if isinstance(a, ChooseDice)]
             if keep:
                 actions.highlighted = keep[0]
             elif before is not None and before < len(rows):

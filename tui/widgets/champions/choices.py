@@ -14,10 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.champions.describe import action_label
-from core.champions.model import ChampionsState, LeaveBackwards, Roll, ShiftGears, TurnForward
+from core.champions.model import (
+    ChampionsState,
+    ChooseCrashNeighbour,
+    ChooseDestination,
+    ChooseLastCar,
+    ChooseTargets,
+    LeaveBackwards,
+    MoveTask,
+    Roll,
+    ShiftGears,
+    TurnBackTask,
+    TurnForward,
+)
 from tui.widgets.board import BoardData
 from tui.widgets.champions.words import car_words, head_task
-from tui.widgets.common import tag_of
 
 KEY_HINTS: dict[type, str] = {TurnForward: "f", LeaveBackwards: "b", Roll: "r", ShiftGears: "g"}
 """Choices that have a key of their own on the Champions screen (the label says which)."""
@@ -34,7 +45,7 @@ def destination_keys(data: BoardData) -> dict[Any, int]:
     """Where each legal destination is (a space, or None = finish) -> its option number."""
     out: dict[Any, int] = {}
     for i, action in enumerate(data.legal):
-        if tag_of(action) == "choose_destination":
+        if isinstance(action, ChooseDestination):
             out[None if action.end is None else tuple(action.end)] = i + 1
     return out
 
@@ -43,10 +54,9 @@ def candidate_cars(data: BoardData) -> set[int]:
     """Cars the player is asked to pick among (card targets, last car, crash neighbour)."""
     cars: set[int] = set()
     for action in data.legal:
-        tag = tag_of(action)
-        if tag == "choose_card_targets":
+        if isinstance(action, ChooseTargets):
             cars.update(action.cars)
-        elif tag in ("choose_last_car", "choose_crash_neighbour"):
+        elif isinstance(action, ChooseLastCar | ChooseCrashNeighbour):
             cars.add(action.car)
     return cars
 
@@ -61,24 +71,24 @@ def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
         if first is None:
             return TargetFirst(here[0])
         for action in data.legal:
-            if tag_of(action) == "choose_card_targets" and tuple(action.cars) == (first, here[0]):
+            if isinstance(action, ChooseTargets) and tuple(action.cars) == (first, here[0]):
                 return action
         return None
     for action in data.legal:
-        tag = tag_of(action)
-        if tag == "choose_destination" and action.end is not None and tuple(action.end) == space:
-            return action
-        if here and tag == "choose_card_targets" and tuple(action.cars) == (here[0],):
-            return action
-        if here and tag in ("choose_last_car", "choose_crash_neighbour") and action.car == here[0]:
-            return action
+        match action:
+            case ChooseDestination(end=end) if end is not None and tuple(end) == space:
+                return action
+            case ChooseTargets(cars=chosen) if here and tuple(chosen) == (here[0],):
+                return action
+            case ChooseLastCar(car=car) | ChooseCrashNeighbour(car=car) if here and car == here[0]:
+                return action
     return None
 
 
 def moving_car(data: BoardData) -> int | None:
     task = head_task(data.state)
-    if task is not None and tag_of(task) in ("move", "turn_back") and data.pending:
-        return int(task.car)
+    if isinstance(task, MoveTask | TurnBackTask) and data.pending:
+        return task.car
     return None
 
 
@@ -98,7 +108,7 @@ def first_target(data: BoardData) -> int | None:
 
 def target_rows(data: BoardData) -> list[tuple[str, Any]] | None:
     """A two-car card is named in two steps: the first car, then the second (None: not one)."""
-    pairs = [a for a in data.legal if tag_of(a) == "choose_card_targets" and len(a.cars) == 2]
+    pairs = [a for a in data.legal if isinstance(a, ChooseTargets) and len(a.cars) == 2]
     if not pairs:
         return None
     state: ChampionsState = data.state

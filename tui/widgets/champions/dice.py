@@ -14,16 +14,17 @@ from textual.message import Message
 
 from core.champions.model import (
     ChampionsState,
+    ChooseDice,
     DiceChosen,
     DiceRolled,
     DieTask,
     GameEnded,
     LapStarted,
+    ShiftGears,
 )
 from tui.widgets.board import BoardData
 from tui.widgets.champions.choices import option_label
 from tui.widgets.champions.words import die_words
-from tui.widgets.common import tag_of
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,8 @@ def dice_rows(data: BoardData) -> list[tuple[str, Any]]:
         mark = "  ◀ keep" if i + 1 in picked else ""
         rows.append((f"Die {i + 1}: {die_words(face, short=False)}{mark}", DieToggle(i + 1)))
     for action in data.legal:
-        tag = tag_of(action)
-        if tag == "choose_dice" and list(action.dice) == picked:
+        if isinstance(action, ChooseDice) and list(action.dice) == picked:
             rows.append((option_label(data, action) + " (Enter)", action))
-        elif tag == "shift_gears":
+        elif isinstance(action, ShiftGears):
             rows.append((option_label(data, action), action))
     return rows
