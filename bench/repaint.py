@@ -2,7 +2,8 @@
 
 Owns `repaint_cpu_ms`: the real `SpeedwayApp`, driven by the real `net.ssh_driver.SSHDriver`
 into a channel that only counts bytes (80x24 unless told), opens a network table of one game
-as a spectator; the bench plays the seats itself through the hub's public calls (`hint` for a
+as a spectator (``viewers`` apps, each with its own driver and channel, for the per-viewer cost
+when several watch one table: they share frames, `net.mirror`, unless switched off); the bench plays the seats itself through the hub's public calls (`hint` for a
 bot's move, then `submit`), and after each step waits until the frame's bytes have been written
 and the output is quiet. Only that part is timed (process CPU): the hub's step and broadcast,
 the screen's fold and widget updates, layout, compositor and the frame's bytes. The bots'
@@ -58,7 +59,7 @@ async def _quiet(channel: _Channel, *, first: int, within: float = 5.0) -> None:
 
 
 async def _measure(
-    game_id: str, steps: int, size: tuple[int, int], profiler: Any = None
+    game_id: str, steps: int, size: tuple[int, int], profiler: Any = None, viewers: int = 1
 ) -> list[float]:
     import functools
 
@@ -74,26 +75,33 @@ async def _measure(
         SeatSpec(kind="human", name=f"P{i + 1}", identity=me.id) for i in range(len(names))
     ]
     table_id = await hub.create_table(TableSpec(game=game_id, seats=seats, seed=7), me)
-    viewer = Identity(id="bench:viewer", nickname="viewer")
-    channel = _Channel()
-    app = SpeedwayApp(
-        hub,
-        viewer,
-        start=OpenTable(table_id=table_id),
-        animate=False,
-        network=True,
-        driver_class=functools.partial(SSHDriver, channel=channel),
-    )
-    run = asyncio.ensure_future(app.run_async(size=size))
+    channels: list[_Channel] = []
+    apps: list[Any] = []
+    runs: list[asyncio.Future[Any]] = []
+    for v in range(viewers):
+        channel = _Channel()
+        app = SpeedwayApp(
+            hub,
+            Identity(id=f"bench:viewer{v}", nickname=f"viewer{v}"),
+            start=OpenTable(table_id=table_id),
+            animate=False,
+            network=True,
+            driver_class=functools.partial(SSHDriver, channel=channel),
+        )
+        channels.append(channel)
+        apps.append(app)
+        runs.append(asyncio.ensure_future(app.run_async(size=size)))
     cpu: list[float] = []
     try:
         table = hub.table(table_id)
-        for _ in range(500):
-            with contextlib.suppress(Exception):  # no screen yet
-                if getattr(app.screen, "fold", None) is not None:
-                    break
-            await asyncio.sleep(0.01)
-        await _quiet(channel, first=0)
+        for app in apps:
+            for _ in range(500):
+                with contextlib.suppress(Exception):  # no screen yet
+                    if getattr(app.screen, "fold", None) is not None:
+                        break
+                await asyncio.sleep(0.01)
+        for channel in channels:
+            await _quiet(channel, first=0)
         for _ in range(steps):
             pending = list(table.pending())
             if not pending or table.result() is not None:
@@ -101,25 +109,30 @@ async def _measure(
             seat = pending[0]
             action = await hub.hint(table_id, me, seat, names[seat])
             state = table.state_id
-            before = channel.writes
+            before = [c.writes for c in channels]
             if profiler is not None:
                 profiler.enable()
             start = time.process_time()
             await hub.submit(table_id, me, seat, action, state)
-            await _quiet(channel, first=before)
-            cpu.append((time.process_time() - start) * 1000)
+            for channel, first in zip(channels, before, strict=True):
+                await _quiet(channel, first=first)
+            cpu.append((time.process_time() - start) * 1000 / viewers)
             if profiler is not None:
                 profiler.disable()
     finally:
-        app.exit()
-        await asyncio.wait_for(run, 10)
+        for app in apps:
+            app.exit()
+        for run in runs:
+            await asyncio.wait_for(run, 10)
         await hub.close()
     return cpu
 
 
-def repaint_cpu_ms(game_id: str, steps: int = 60, size: tuple[int, int] = (80, 24)) -> float:
-    """Median process CPU (ms) per step shown on ``game_id``'s table screen."""
-    samples = asyncio.run(_measure(game_id, steps, size))
+def repaint_cpu_ms(
+    game_id: str, steps: int = 60, size: tuple[int, int] = (80, 24), viewers: int = 1
+) -> float:
+    """Median process CPU (ms) per step shown on ``game_id``'s table screen, per viewer."""
+    samples = asyncio.run(_measure(game_id, steps, size, viewers=viewers))
     return statistics.median(samples[5:] or samples)
 
 

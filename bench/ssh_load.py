@@ -240,6 +240,8 @@ class LoadResult:
     rss_end: float = 0.0
     steps_per_table_s: float = 0.0
     probe: dict[str, list[float]] = field(default_factory=dict)
+    shared: int = 0  # most sessions following another's frames at once (`net.mirror`)
+    client_cpu_share: float = 0.0  # the load generator's own CPU (its clients' timestamps)
 
     def row(self) -> dict[str, Any]:
         lat = self.latencies_ms
@@ -253,6 +255,8 @@ class LoadResult:
             "gc_longest_ms": round(self.gc_longest_ms, 1),
             "gc_longest_cpu_ms": round(self.gc_longest_cpu_ms, 1),
             "cpu": round(self.cpu_share, 3),
+            "following": self.shared,
+            "clients_cpu": round(self.client_cpu_share, 3),
             "rss_per_session_mib": round(self.rss_per_session, 2),
             "rss_growth": round(self.rss_growth, 3),
             "steps_per_table_s": round(self.steps_per_table_s, 3),
@@ -323,6 +327,7 @@ async def run_load(
             await asyncio.sleep(settle)
             rss_loaded = server.rss_mib()
             cpu0, t0 = server.cpu_seconds(), time.monotonic()
+            own0 = time.process_time()  # this process: the clients (a busy one reads late)
             probe_times: dict[str, list[float]] = {}
             if probe:
                 probe_times = await _probe(server.port, window)
@@ -332,6 +337,7 @@ async def run_load(
             if flooder is not None:
                 flooder.cancel()
             cpu1 = server.cpu_seconds()
+            own1 = time.process_time()
             rss_end = server.rss_mib()
         finally:
             await server.stop()
@@ -339,6 +345,7 @@ async def run_load(
                 await c.close()
         result = LoadResult(sessions=sessions, tables=len(made), window=t1 - t0)
         result.cpu_share = (cpu1 - cpu0) / (t1 - t0)
+        result.client_cpu_share = (own1 - own0) / (t1 - t0)
         result.rss_idle, result.rss_loaded, result.rss_end = rss_idle, rss_loaded, rss_end
         result.probe = probe_times
         _match(result, server.trace(), clients, t0, t1)
@@ -352,6 +359,8 @@ def _match(
     for rec in trace:
         if rec["k"] == "step" and t0 <= rec["t"] <= t1:
             steps.setdefault(rec["table"], []).append(rec["t"])
+        elif rec["k"] == "shared" and t0 <= rec["t"] <= t1:
+            result.shared = max(result.shared, rec["members"] - rec["groups"])
         elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
             result.gcs.append((rec["gen"], rec["ms"]))
             result.gc_longest_cpu_ms = max(result.gc_longest_cpu_ms, rec.get("cpu_ms", 0.0))

@@ -33,7 +33,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from net.mirror import MIRROR
+from net.mirror import MIRROR, MirrorMember
 
 __all__ = ["COALESCED_KEYS", "ENTER_SEQ", "LEAVE_SEQ", "Channel", "SSHDriver", "clamp_size"]
 
@@ -125,7 +125,7 @@ class SSHDriver(Driver):
         self.coalesced = 0  # input events dropped as repeats of one still queued
         self.parse_errors = 0  # malformed input the parser choked on (dropped, session goes on)
         self._last_key: str | None = None
-        self._divert: SSHDriver | None = None  # `paint_full_to`: writes go to that driver only
+        self._divert: MirrorMember | None = None  # `paint_full_to`: writes go to that driver only
         self.mirror_key: Any = None
         if on_attach is not None:
             on_attach(self)
@@ -198,13 +198,13 @@ class SSHDriver(Driver):
             MIRROR.leave(self)
             self.mirror_key = None
 
-    def paint_full_to(self, other: SSHDriver) -> None:
+    def paint_full_to(self, other: MirrorMember) -> None:
         """Send ``other`` (a new follower) one full frame of this app's screen, from this
         app's own context."""
         with contextlib.suppress(Exception):
             self._app.call_later(self._paint_full_now, other)
 
-    def _paint_full_now(self, other: SSHDriver) -> None:
+    def _paint_full_now(self, other: MirrorMember) -> None:
         if MIRROR.role(other) != "follower" or other not in MIRROR.followers(self):
             return  # it left, or this one no longer leads it: its own frame or the new leader's
         app = self._app

@@ -8,7 +8,8 @@ buffered in memory and appended to FILE as JSON lines once a second and at exit,
 a few microseconds per step and never blocks the loop on disk.
 
 Lines: ``{"k": "step", "t": T, "table": ID, "state": N, "viewers": V}``,
-``{"k": "gc", "t": T, "gen": G, "ms": D, "cpu_ms": C, "collected": N}`` (``ms`` is the wall time
+``{"k": "shared", "t": T, "groups": G, "members": M}`` (once a second: sessions sharing frames,
+`net.mirror`), ``{"k": "gc", "t": T, "gen": G, "ms": D, "cpu_ms": C, "collected": N}`` (``ms`` is the wall time
 of the pause, ``cpu_ms`` the thread's CPU time in it: on a loaded machine the first grows when the
 process is descheduled mid-collection; pauses under 1 ms are counted, not written), ``{"k": "mark", "t": T, "what": S}``.
 
@@ -67,6 +68,14 @@ class Trace:
         )
 
     def flush(self) -> None:
+        from net.mirror import MIRROR
+
+        sizes = MIRROR.groups().values()
+        if sizes:
+            self._buffer.append(
+                f'{{"k":"shared","t":{time.monotonic():.6f},"groups":{len(sizes)},'
+                f'"members":{sum(sizes)}}}'
+            )
         if not self._buffer:
             return
         lines, self._buffer = self._buffer, []

@@ -376,8 +376,7 @@ class TableScreen(SpeedwayScreen):
             return None
         return (
             "table",
-            id(app.hub),
-            self.table_id,
+            self.table_id,  # random per table (the sessions' hubs are wrappers of one)
             type(self).__name__,
             tuple(app.size),
             app.theme,

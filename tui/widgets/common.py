@@ -211,7 +211,7 @@ class RaceLog(FastLines, Widget):
         total = len(self._strips)
         if total - self._first > height:  # turn the page: the newest third stays on top
             self._first = self._line_start(max(0, total - max(1, height // 3)), total - height)
-            self.refresh()
+            self.refresh(Region(0, 0, width, height))  # the rows, not the border and title
             return
         top = before - self._first
         self.refresh(Region(0, top, width, total - before))

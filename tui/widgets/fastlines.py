@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.style import Style
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 
@@ -28,6 +31,8 @@ class FastLines:
     FAST_LINES: ClassVar[bool] = True  # tests switch it off to compare with plain renders
     _fast_lines: dict[int, Strip]
     _fast_key: Any
+    _fast_style: Any = None
+    _fast_frame: _Frame | None = None
 
     def _fast_reset(self) -> None:
         self._fast_lines = {}
@@ -49,6 +54,7 @@ class FastLines:
         if getattr(self, "_fast_lines", None):
             self._fast_lines.clear()
         self._fast_style = None
+        self._fast_frame = None
         super().notify_style_update()  # type: ignore[misc]
 
     @property
@@ -91,11 +97,9 @@ class FastLines:
 
     def _frame(self, crop: Region) -> _Frame | None:
         """The widget's border, padding and filters for drawing content rows directly."""
-        frame = getattr(self, "_fast_frame", None)
-        titles = (self._border_title, self._border_subtitle)  # type: ignore[attr-defined]
-        if frame is not None and frame.titles == titles:
-            return frame if frame.usable else None
-        self._fast_frame = frame = _Frame.build(self, crop, titles)
+        frame = self._fast_frame
+        if frame is None:  # built again on a new size, crop, theme or style (`_fast_key`)
+            self._fast_frame = frame = _Frame.build(self, crop)
         return frame if frame.usable else None
 
 
@@ -120,14 +124,21 @@ class _Frame:
     `tests/tui/test_compositor.py` compares frames drawn this way with Textual's own renders.
     """
 
-    usable = False
-    titles: Any = None
-    top = bottom = 0
+    def __init__(self) -> None:
+        self.usable = False
+        self.top = self.bottom = self.content_width = self.x1 = self.x2 = 0
+        self.full = True
+        self.background = Color(0, 0, 0)
+        self.inner_style = Style()
+        self.filters: tuple[LineFilter, ...] = ()
+        self.edge_left: Strip | None = None
+        self.edge_right: Strip | None = None
 
     @classmethod
-    def build(cls, widget: Any, crop: Region, titles: Any) -> _Frame:
+    def build(cls, widget: Any, crop: Region) -> _Frame:
+        """The frame of ``widget`` drawn over ``crop`` (border titles are on border rows,
+        which the styles cache draws: a title change does not change a frame)."""
         frame = cls()
-        frame.titles = titles
         styles = widget.styles
         width, height = widget.region.size  # the whole box (`size` is the content area)
         gutter = styles.gutter
@@ -143,26 +154,21 @@ class _Frame:
         ):
             return frame
         frame.top, frame.bottom = gutter.top, height - gutter.bottom
-        frame.left, frame.right = gutter.left, gutter.right
         frame.content_width = width - gutter.width
         frame.x1, frame.x2 = crop.x, crop.right
         frame.full = crop.x == 0 and crop.width == width
         base_background, background = widget.background_colors
         frame.background = background
-        frame.inner = (base_background + background).rich_color
-        from rich.style import Style
-
-        frame.inner_style = Style(bgcolor=frame.inner)
+        frame.inner_style = Style(bgcolor=(base_background + background).rich_color)
         frame.filters = tuple(widget.get_line_filters())
         sample = widget._styles_cache.render_widget(widget, Region(0, frame.top, width, 1))[0]
-        frame.edge_left = sample.crop(0, frame.left) if frame.left else None
-        frame.edge_right = sample.crop(width - frame.right, width) if frame.right else None
-        frame.width = width
+        frame.edge_left = sample.crop(0, gutter.left) if gutter.left else None
+        frame.edge_right = sample.crop(width - gutter.right, width) if gutter.right else None
         frame.usable = True
         return frame
 
     def row(self, widget: Any, y: int) -> Strip:
-        line = widget.render_line(y - self.top).adjust_cell_length(
+        line: Strip = widget.render_line(y - self.top).adjust_cell_length(
             self.content_width, self.inner_style
         )
         for line_filter in self.filters:
