@@ -64,7 +64,7 @@ class FastLines:
         key = (app.theme, app.classes)  # an inherited colour may change with these alone
         cached = getattr(self, "_fast_style", None)
         if cached is None or cached[0] != key:
-            cached = self._fast_style = (key, self.rich_style)  # type: ignore[attr-defined,assignment]
+            cached = self._fast_style = (key, self.rich_style)  # type: ignore[attr-defined]
         return cached[1]
 
     def render_lines(self, crop: Region) -> list[Strip]:
