@@ -23,7 +23,7 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check core replays
-	$(BIN)/mypy core replays
+	$(BIN)/mypy core replays net tui
 	$(BIN)/lint-imports
 
 test: lint

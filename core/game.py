@@ -1,8 +1,8 @@
 """The contract every game implements, the errors a player reads, and the Table.
 
-Owns: the `Game` protocol (DESIGN.md "Core contract"), the `IllegalAction` family, `Seat`,
-`Result`, `Step` and `Table` — seats, the game, its seeded chance, the accepted history and a
-`state_id` that rises with every accepted action. `Table` is synchronous and does no I/O: the
+Owns: the `Game` protocol (DESIGN.md "Core contract"), the `IllegalAction` family, `ConfigError`,
+`DataError`, `Seat`, `Result`, `Step` and `Table` — seats, the game, its seeded chance, the
+accepted history and a `state_id` that rises with every accepted action. `Table` is synchronous and does no I/O: the
 hub (net/) writes its steps to disk and broadcasts them; replays/ re-simulates them.
 
 Must not: import anything of ours outside core, do I/O, read a clock or use `random`.
@@ -29,23 +29,22 @@ The contract, for game authors:
 * ``describe(event, names)`` says an event in words for the race log and ``replay --print``.
 * ``bots`` maps a bot name to a function ``(view, seat, legal, chance) -> action``; a bot sees
   only its seat's view.
-* Declared traits, each with a default in `core.traits.GameTraits` (every game class derives
-  from it): ``turn_started(event)`` (what a "turn" is, for the replay viewer),
-  ``landmark(event)`` (race ends and happenings a replay can jump to), ``progress(state)``
-  (what the race chart plots), ``option_label(name)`` (an option in words) and
-  ``seat_range(options)`` (players the options seat).
-* Optional: ``config_words(config)`` says a table's mode and options in a few words for the lobby
-  ("Oval, 500 miles · table chaos on"); without it the hub lists the options that differ from
-  ``default_config()``. Optional: ``option_choices(name)`` lists the values a free-text (``str``)
-  option may take when they come from data (Go 500's Cup points tables), so forms can offer them;
-  ``option_applies(name, options)`` says whether an option matters with the others as chosen
-  (Go 500's ``hours`` only in Time Trials), so forms can hide the ones that do not.
+* Declared traits and optional hooks, each with its default in `core.traits.GameTraits` (every
+  game class derives from it, so nothing here is found with ``getattr``): ``turn_started(event)``
+  (what a "turn" is, for the replay viewer), ``landmark(event)`` (race ends and happenings a
+  replay can jump to), ``progress(state)`` (what the race chart plots), ``option_label(name)``
+  (an option in words), ``seat_range(options)`` (players the options seat),
+  ``hidden_information``, ``default_bot``, ``race_count(config)`` / ``lap_count(config)``,
+  ``config_words(config)`` (a table's options in a few words for the lobby),
+  ``option_choices(name)`` / ``option_applies(name, options)`` (for forms),
+  ``describe_action(action, names, view)`` (a menu label) and ``describe_decision(view, seat, names)``
+  (what the table waits for). See `core.traits` for each default.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import msgspec
@@ -57,6 +56,7 @@ __all__ = [
     "BotFn",
     "BreaksRule",
     "ConfigError",
+    "DataError",
     "Game",
     "GameOver",
     "IllegalAction",
@@ -67,6 +67,8 @@ __all__ = [
     "Step",
     "Table",
     "bot_chance",
+    "check_seats",
+    "fold",
 ]
 
 
@@ -93,7 +95,12 @@ class StaleAction(IllegalAction):
 
 
 class GameOver(IllegalAction):
+    """An action after the end of the game; the sentence is the same in every game."""
+
     kind = "game_over"
+
+    def __init__(self, reason: str = "The race is over; no more moves can be made.") -> None:
+        super().__init__(reason)
 
 
 class BreaksRule(IllegalAction):
@@ -102,6 +109,11 @@ class BreaksRule(IllegalAction):
 
 class ConfigError(ValueError):
     """A table configuration the game refuses; the message is one readable sentence."""
+
+
+class DataError(ValueError):
+    """A game's component data file that does not decode or does not make sense (a die without
+    its faces, a card with an unknown effect); the message is one readable sentence."""
 
 
 # --------------------------------------------------------------------------- data
@@ -213,6 +225,27 @@ class Game(Protocol):
 
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]: ...
 
+    hidden_information: bool
+
+    @property
+    def default_bot(self) -> str: ...
+
+    def race_count(self, config: Any) -> int | None: ...
+
+    def lap_count(self, config: Any) -> int | None: ...
+
+    def config_words(self, config: Any) -> str: ...
+
+    def option_choices(self, name: str) -> list[str] | None: ...
+
+    def option_applies(self, name: str, options: Mapping[str, Any]) -> bool: ...
+
+    def describe_action(self, action: Any, names: Sequence[str], view: Any = None) -> str: ...
+
+    def describe_decision(
+        self, view: Any, seat: int | None, names: Sequence[str]
+    ) -> str | None: ...
+
 
 def config_from_options(game: Game, options: Mapping[str, Any]) -> Any:
     """Build a game's config from loose options (CLI ``key=value``, lobby forms).
@@ -288,6 +321,23 @@ def _option_refusal(game: Game, message: str, options: Mapping[str, Any]) -> str
     return f"{game.title} option {name} takes {allowed}, not {given}."
 
 
+def fold(game: Game, state: Any, events: Iterable[Any]) -> Any:
+    """``state`` with ``events`` folded onto it, in order (``game.evolve`` each)."""
+    evolve = game.evolve
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def check_seats(game: Game, n_seats: int) -> None:
+    """Refuse a table of ``n_seats`` players the game never seats, with one sentence (the
+    options may narrow it further: ``check_config``)."""
+    if not game.min_seats <= n_seats <= game.max_seats:
+        raise ConfigError(
+            f"{game.title} seats {game.min_seats} to {game.max_seats} players, not {n_seats}."
+        )
+
+
 def bot_chance(seed: int, state_id: int, seat: int) -> Pcg32:
     """A bot's own chance for one decision: derived from the table seed, the state and seat.
 
@@ -317,11 +367,7 @@ class Table:
         chance: Chance | None = None,
         setup_events: Sequence[Any] | None = None,
     ) -> None:
-        if not game.min_seats <= len(seats) <= game.max_seats:
-            raise ConfigError(
-                f"{game.title} seats {game.min_seats} to {game.max_seats} players, "
-                f"not {len(seats)}."
-            )
+        check_seats(game, len(seats))
         game.check_config(config, len(seats))
         self.game = game
         self.config = config
@@ -334,8 +380,7 @@ class Table:
             events = game.setup(config, len(seats), self.chance)
         else:
             events = list(setup_events)
-        for event in events:
-            self.state = game.evolve(self.state, event)
+        self.state = fold(game, self.state, events)
         self.state_id = 0
         self.history: list[Step] = [Step(state_id=0, seat=None, action=None, events=events)]
 
@@ -367,7 +412,7 @@ class Table:
         moved on"). Chance drawn by a refused action is rolled back.
         """
         if self.game.result(self.state) is not None:
-            raise GameOver("The race is over; no more moves can be made.")
+            raise GameOver()
         if state_id is not None and state_id != self.state_id:
             raise StaleAction("The table moved on before your move arrived; look again and retry.")
         if not 0 <= seat < len(self.seats):
@@ -380,10 +425,7 @@ class Table:
         except IllegalAction:
             self._chance_restore(snap)
             raise
-        state = self.state
-        for event in events:
-            state = self.game.evolve(state, event)
-        self.state = state
+        self.state = fold(self.game, self.state, events)
         self.state_id += 1
         step = Step(state_id=self.state_id, seat=seat, action=action, events=events)
         self.history.append(step)
@@ -395,11 +437,11 @@ class Table:
         return self.suggest(seat, bot_name)
 
     def suggest(self, seat: int, bot_name: str | None) -> Any:
-        """Ask the named bot (default: the game's first bot) for ``seat``'s move now."""
+        """Ask the named bot (default: the game's ``default_bot``) for ``seat``'s move now."""
         legal = self.legal(seat)
         if not legal:
             raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
-        name = bot_name if bot_name is not None else next(iter(self.game.bots))
+        name = bot_name if bot_name is not None else self.game.default_bot
         bot = self.game.bots.get(name)
         if bot is None:
             raise ConfigError(f"{self.game.title} has no bot called {name!r}.")

@@ -14,18 +14,37 @@ event class names (STYLE #18):
   field name with spaces.
 * ``seat_range(options)`` — how many players the options as chosen seat (Go 500's modes).
   Default: ``min_seats`` to ``max_seats``.
+* ``hidden_information`` — can a seat's view hide something another seat sees (hands, secret
+  sponsors)? Screens cover the table between hot-seat players only then. Default: no.
+* ``default_bot`` — the bot that plays a seat nobody named one for (stand-ins, ``sim``, hints).
+  Default: the first of ``bots``.
+* ``race_count(config)`` / ``lap_count(config)`` — how many races a game of these options runs
+  (a Cup Series' schedule) and how many laps a race has (Champions' two, from its prize data);
+  ``None`` when a game does not count them. Default: one race, laps not counted.
+* ``config_words(config)`` — a table's options in a few words for the lobby ("Oval, 500 miles ·
+  table chaos on"). Default: the options that differ from ``default_config()``, or "standard
+  rules".
+* ``option_choices(name)`` — the values a free-text option may take when they come from data
+  (Go 500's Cup points tables), for forms. Default: None (any).
+* ``option_applies(name, options)`` — does an option matter with the others as chosen (Go 500's
+  ``hours`` only in Time Trials)? Default: yes.
+* ``describe_action(action, names, view)`` — a legal action in words, for menus and analysis
+  (``view``, if given, is the state it was offered in). Default: its tag and fields in words
+  ("Save and roll: dice T1, T2").
+* ``describe_decision(view, seat, names)`` — what the table waits for, as ``seat`` may know it.
+  Default: None (the screen says whose turn it is).
 
 Must not: import anything of ours, or know any game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
 
-__all__ = ["GameTraits", "Landmark", "Measure", "Progress"]
+__all__ = ["GameTraits", "Landmark", "Measure", "Progress", "fields_words"]
 
 Landmark = Literal["race", "event"]
 
@@ -52,6 +71,71 @@ class GameTraits:
 
     min_seats: int = 1
     max_seats: int = 1
+    hidden_information: bool = False
+    bots: Mapping[str, Callable[..., Any]] = {}
+
+    @property
+    def default_bot(self) -> str:
+        """The bot for a seat nobody named one for: the first of ``bots``."""
+        return next(iter(self.bots))
+
+    def default_config(self) -> Any:
+        raise NotImplementedError
+
+    def race_count(self, config: Any) -> int | None:
+        """Races in a game with these options."""
+        return 1
+
+    def lap_count(self, config: Any) -> int | None:
+        """Laps in a race with these options (None: the game does not count laps)."""
+        return None
+
+    def config_words(self, config: Any) -> str:
+        """The options that differ from the defaults, in words ("standard rules" if none).
+
+        >>> class Opts(msgspec.Struct, frozen=True):
+        ...     chaos: bool = False
+        ...     length: int = 500
+        >>> class G(GameTraits):
+        ...     def default_config(self) -> Opts:
+        ...         return Opts()
+        >>> G().config_words(Opts(chaos=True))
+        'chaos on'
+        >>> G().config_words(Opts())
+        'standard rules'
+        """
+        default = msgspec.to_builtins(self.default_config())
+        given = msgspec.to_builtins(config)
+        if not isinstance(default, dict) or not isinstance(given, dict):
+            return "standard rules"
+        missing = object()
+        changed = {k: v for k, v in given.items() if default.get(k, missing) != v}
+        if not changed:
+            return "standard rules"
+        return ", ".join(f"{k.replace('_', ' ')} {_word(v)}" for k, v in sorted(changed.items()))
+
+    def option_choices(self, name: str) -> list[str] | None:
+        """The values free-text option ``name`` may take (None: any)."""
+        return None
+
+    def option_applies(self, name: str, options: Mapping[str, Any]) -> bool:
+        """Whether option ``name`` matters with ``options`` as chosen."""
+        return True
+
+    def describe_action(self, action: Any, names: Sequence[str], view: Any = None) -> str:
+        """A legal action in words for a menu (``view``: the state it is offered in, when the
+        words depend on it): by default its tag and fields.
+
+        >>> class SaveAndRoll(msgspec.Struct, frozen=True, tag="save_and_roll"):
+        ...     dice: list[str] = []
+        >>> GameTraits().describe_action(SaveAndRoll(dice=["T1", "T2"]), [])
+        'Save and roll: dice T1, T2'
+        """
+        return fields_words(action)
+
+    def describe_decision(self, view: Any, seat: int | None, names: Sequence[str]) -> str | None:
+        """What the table waits for, as ``seat`` may know it (None: nothing to add)."""
+        return None
 
     def turn_started(self, event: Any) -> bool:
         """True if ``event`` begins a turn of the game."""
@@ -72,3 +156,51 @@ class GameTraits:
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         """(fewest, most) players with these options."""
         return (self.min_seats, self.max_seats)
+
+
+def _word(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    if value is None:
+        return "default"
+    return str(value).replace("_", " ")
+
+
+def _tag_words(tag: str) -> str:
+    """ "save_and_roll" / "SaveAndRoll" -> "Save and roll"."""
+    out = ""
+    for ch in tag.replace("_", " ").replace("-", " "):
+        out += (" " + ch.lower()) if ch.isupper() and out and out[-1] != " " else ch
+    return out.strip().capitalize()
+
+
+def fields_words(action: Any) -> str:
+    """An action's tag and fields in words, the default label of `GameTraits.describe_action`.
+
+    >>> class ChooseCar(msgspec.Struct, frozen=True, tag="choose_car"):
+    ...     car: int
+    >>> fields_words(ChooseCar(car=3))
+    'Choose car: car 3'
+    """
+    config = getattr(type(action), "__struct_config__", None)
+    tag = getattr(config, "tag", None) if config is not None else None
+    label = _tag_words(tag if isinstance(tag, str) else type(action).__name__)
+    try:
+        fields = msgspec.to_builtins(action)
+    except (TypeError, msgspec.EncodeError):
+        fields = {}
+    if isinstance(fields, dict):
+        parts = []
+        for key, value in fields.items():
+            if key == "type":
+                continue
+            if isinstance(value, list):
+                shown = ", ".join(str(v) for v in value) or "none"
+            else:
+                shown = str(value)
+            parts.append(f"{_tag_words(key).lower()} {shown}")
+        if parts:
+            label += ": " + "; ".join(parts)
+    return label

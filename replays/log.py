@@ -27,7 +27,7 @@ from typing import IO, Any, Self
 
 import msgspec
 
-from core.game import Game, Result, Seat, Step, Table
+from core.game import Game, Result, Seat, Step, Table, fold
 from core.rng import RNG_NAME
 from replays.errors import LogBroken
 from replays.format import (
@@ -195,8 +195,7 @@ class _Snapshots:
         else:
             state = self._state
             for pending in self._pending:
-                for event in pending.events:
-                    state = self.game.evolve(state, event)
+                state = fold(self.game, state, pending.events)
         self._state, self._state_id = state, step.state_id
         self._pending.clear()
         return state

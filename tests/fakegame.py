@@ -69,6 +69,7 @@ class Dash(GameTraits):
     rules_version = "dash/1"
     min_seats = 1
     max_seats = 4
+    hidden_information = True  # each seat's dealt card
     config_type = DashConfig
     state_type = DashState
     action_type = DashAction

@@ -112,7 +112,7 @@ def _go500_files() -> dict[str, Any]:
     }
 
 
-GO500_DIR = Path(__file__).parent.parent / "core" / "go500"
+GO500_DIR = Path(__file__).parent.parent / "core" / "go500" / "data"
 
 
 @pytest.mark.parametrize("name", ["dice.json", "cup_points.json", "schedule.json"])
@@ -160,14 +160,14 @@ def test_champions_component_loader_gives_components_or_data_error(name, data):
 
 @FAST
 @given(data=st.data())
-def test_cthulhu_card_loader_gives_cards_or_deck_error(data):
-    from core.cthulhu500 import cards
+def test_cthulhu_card_loader_gives_cards_or_data_error(data):
+    from core.cthulhu500 import data as cards
 
-    raw = (Path(cards.__file__).with_name("cards.json")).read_bytes()
+    raw = (Path(cards.__file__).parent / "data" / "cards.json").read_bytes()
     blob = data.draw(mutated_json(raw))
     try:
         cards.load_cards(blob)
-    except cards.DeckError as err:
+    except cards.DataError as err:
         assert str(err)  # noqa: PT017 - success is also fine
     tried("cthulhu500 cards.json")
 

@@ -10,7 +10,6 @@ Must not: run a game loop of its own, draw chance, or touch another session's ap
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -28,6 +27,7 @@ from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
 from tui.strips import install as install_strip_fixes
 from tui.stylesheet import share
+from tui.theme import read_variables
 
 __all__ = [
     "OpenLobby",
@@ -66,16 +66,6 @@ class OpenLobby(msgspec.Struct, frozen=True, kw_only=True):
 Start = StartTable | OpenTable | OpenReplay | OpenLobby
 
 
-def _read_variables(path: Path) -> dict[str, str]:
-    """``$name: value;`` lines of the shared variables file (car and flag colours)."""
-    out: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"\s*\$([\w-]+)\s*:\s*([^;]+);", line)
-        if match:
-            out[match.group(1)] = match.group(2).strip()
-    return out
-
-
 class SpeedwayApp(App[None]):
     """Home, lobby, tables, replays, rules and settings over one hub."""
 
@@ -85,6 +75,7 @@ class SpeedwayApp(App[None]):
         STYLES / "home.tcss",
         STYLES / "table.tcss",
         STYLES / "replay.tcss",
+        STYLES / "go500.tcss",  # the Go 500 board, drawn by its table screen and the replay viewer
     ]
     BINDINGS: ClassVar = [Binding("ctrl+q", "quit", "Quit", priority=True)]
     ENABLE_COMMAND_PALETTE = False
@@ -109,7 +100,6 @@ class SpeedwayApp(App[None]):
         self.data_dir = data_dir
         self.start = start
         self.network = network
-        self.animate = animate
         self.bot_delay_override = bot_delay
         self._replays_dir = replays_dir
         self.owns_hub = owns_hub
@@ -147,7 +137,7 @@ class SpeedwayApp(App[None]):
 
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
-        variables.update(_read_variables(STYLES / "vars.tcss"))
+        variables.update(read_variables(STYLES / "vars.tcss"))
         return variables
 
     @property

@@ -19,6 +19,8 @@ import msgspec
 
 from core import registry
 from core.game import Game, Result
+from core.game import fold as fold_events
+from core.traits import fields_words
 from net.hub import StepUpdate, TableInfo, Welcome
 
 __all__ = ["LogLine", "TableFold", "action_label", "commitment_line", "describe_events"]
@@ -56,43 +58,14 @@ def commitment_line(commitment: str) -> str:
     )
 
 
-def _words(tag: str) -> str:
-    out = ""
-    for ch in tag.replace("_", " ").replace("-", " "):
-        out += (" " + ch.lower()) if ch.isupper() and out and out[-1] != " " else ch
-    return out.strip().capitalize()
-
-
-def action_label(game: Game, action: Any, names: Sequence[str]) -> str:
-    """An action in words: the game's own ``describe_action`` if it has one, else its fields."""
-    describe_action = getattr(game, "describe_action", None)
-    if describe_action is not None:
-        try:
-            text = describe_action(action, names)
-        except Exception:
-            text = None
-        if text:
-            return str(text)
-    config = getattr(type(action), "__struct_config__", None)
-    tag = getattr(config, "tag", None) if config is not None else None
-    label = _words(str(tag) if isinstance(tag, str) else type(action).__name__)
+def action_label(game: Game, action: Any, names: Sequence[str], view: Any = None) -> str:
+    """An action in the game's words (`Game.describe_action`); its fields in words if describing
+    fails or says nothing (a describe bug must never take a screen down)."""
     try:
-        fields = msgspec.to_builtins(action)
-    except (TypeError, msgspec.EncodeError):
-        fields = {}
-    if isinstance(fields, dict):
-        parts = []
-        for key, value in fields.items():
-            if key == "type":
-                continue
-            if isinstance(value, list):
-                shown = ", ".join(str(v) for v in value) or "none"
-            else:
-                shown = str(value)
-            parts.append(f"{_words(key).lower()} {shown}")
-        if parts:
-            label += ": " + "; ".join(parts)
-    return label
+        text = game.describe_action(action, names, view)
+    except Exception:
+        text = ""
+    return text or fields_words(action)
 
 
 @dataclass
@@ -118,9 +91,7 @@ class TableFold:
             config = msgspec.convert(config, game.config_type, strict=False)
         names = [s.name for s in welcome.table.seats]
         events = [_as_event(game, e) for e in welcome.events]
-        state = game.new_state(config, len(names))
-        for event in events:
-            state = game.evolve(state, event)
+        state = fold_events(game, game.new_state(config, len(names)), events)
         fold = cls(
             game=game,
             table=welcome.table,
@@ -144,10 +115,7 @@ class TableFold:
     def apply(self, update: StepUpdate) -> list[LogLine]:
         """Fold one accepted step; return its new log lines."""
         events = [_as_event(self.game, e) for e in update.events]
-        state = self.state
-        for event in events:
-            state = self.game.evolve(state, event)
-        self.state = state
+        self.state = fold_events(self.game, self.state, events)
         self.state_id = update.state_id
         self.last_events = events
         self.history.append((update.state_id, update.seat, events))

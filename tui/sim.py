@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from core import registry
-from core.game import ConfigError, Seat, Table, config_from_options
+from core.game import ConfigError, Seat, Table, check_seats, config_from_options
 
 
 class SimRequest(msgspec.Struct, kw_only=True):
@@ -33,16 +33,13 @@ class SimRequest(msgspec.Struct, kw_only=True):
 def bot_seats(game_id: str, players: int | None, bots: list[str]) -> list[Seat]:
     """Seats named after their bots; bot names cycle over the seats."""
     game = registry.get(game_id)
-    names = bots or [next(iter(game.bots))]
+    names = bots or [game.default_bot]
     for name in names:
         if name not in game.bots:
             known = ", ".join(game.bots)
             raise ConfigError(f"{game.title} has no bot called {name!r}; its bots are: {known}.")
     count = players if players is not None else max(len(bots), min(4, game.max_seats))
-    if not game.min_seats <= count <= game.max_seats:
-        raise ConfigError(
-            f"{game.title} seats {game.min_seats} to {game.max_seats} players, not {count}."
-        )
+    check_seats(game, count)
     return [
         Seat(name=f"{names[i % len(names)]}-{i + 1}", bot=names[i % len(names)])
         for i in range(count)

@@ -35,6 +35,7 @@ from core.analysis import (
 )
 from core.champions import rules
 from core.champions.bots import promoter_bot
+from core.champions.config import money_table
 from core.champions.describe import action_label, face_name
 from core.champions.fold import evolve
 from core.champions.lookahead import _guess
@@ -53,7 +54,7 @@ STEP_LIMIT = 4000
 
 def label(state: ChampionsState, action: Any) -> str:
     """The menu label, with the dice faces for a choice of dice."""
-    text = action_label(action)
+    text = action_label(action, state)
     if isinstance(action, ChooseDice) and state.dice:
         faces = ", ".join(face_name(state.dice[d - 1]) for d in action.dice)
         text = f"{text} ({faces})"
@@ -74,7 +75,7 @@ def projected_money(state: ChampionsState, seat: int) -> float:
         return state.money[seat] / 1000
     colour = state.seat_car[seat]
     places = list(state.places) + [c for c in rules.track_order(state) if c not in state.places]
-    money = rules.money_table(state.config)
+    money = money_table(state.config)
     total = state.money[seat]
     if colour is not None and colour in places:
         place = places.index(colour)

@@ -20,6 +20,8 @@ from typing import Literal, TypeVar
 
 import msgspec
 
+from core.game import DataError
+
 __all__ = [
     "COMPONENTS",
     "CarDef",
@@ -36,10 +38,6 @@ __all__ = [
 T = TypeVar("T")
 Tag = Literal["FACT", "PROPOSED", "RULING"]
 CardKind = Literal["SPONSOR", "BACK_BURNER", "MOVE", "SPIN_OUT", "CRASH"]
-
-
-class DataError(ValueError):
-    """A component file that does not decode or does not make sense; one readable sentence."""
 
 
 class ColourDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

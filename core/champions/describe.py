@@ -55,6 +55,7 @@ from core.champions.model import (
     SponsorDealt,
     SponsorsRevealed,
     TargetTask,
+    TurnBackTask,
     TurnForward,
     TurnStarted,
 )
@@ -262,24 +263,52 @@ def prompt(state: ChampionsState) -> str:
     return ""
 
 
-def action_label(action: Any) -> str:
-    """A short menu label for a legal action."""
+def action_label(action: Any, state: ChampionsState, *, short: bool = False) -> str:
+    """A menu label for a legal action, offered in ``state``: the one wording of the screen, the
+    replay analysis and tests (screens add key hints only). ``short`` leaves out what the screen
+    shows beside it (the moving car, the card).
+
+    >>> from core.champions import GAME
+    >>> from core.rng import Pcg32
+    >>> state = GAME.new_state(GAME.default_config(), 2)
+    >>> for event in GAME.setup(GAME.default_config(), 2, Pcg32(1)):
+    ...     state = GAME.evolve(state, event)
+    >>> action_label(GAME.legal(state, state.active)[0], state)
+    'Drive Black #3 — Dale Earnhardt'
+    """
+    head = state.queue[0] if state.queue else None
+
+    def car(colour: int) -> str:
+        number = state.cars[colour].number if 0 <= colour < len(state.cars) else None
+        return car_name(colour, number) if number else COMPONENTS.colour_names[colour]
+
+    with_car = (MoveTask, TurnBackTask, NeighbourTask)
+    moving = car(head.car) if isinstance(head, with_car) else "car"
+    if isinstance(action, ChooseDestination):
+        if action.end is None:
+            return "cross the finish line" if short else f"{moving} crosses the finish line"
+        row, lane = action.end
+        where = f"row {row} {LANES[lane] if lane < len(LANES) else lane}"
+        return where if short else f"{moving} to {where} lane"
+    if isinstance(action, ChooseTargets):
+        cars = ", then ".join(car(c) for c in action.cars)
+        if short or not isinstance(head, TargetTask):
+            return cars
+        return f"{COMPONENTS.cards[head.card].name}: {cars}"
+    if isinstance(action, ChooseLastCar):
+        return f"Back Burner: {car(action.car)}"
+    if isinstance(action, ChooseCrashNeighbour):
+        return f"Crash also hits {car(action.car)}"
+    if isinstance(action, TurnForward):
+        return f"Turn {moving} forward"
+    if isinstance(action, LeaveBackwards):
+        return f"Leave {moving} backwards"
     if isinstance(action, ChooseCar):
-        return f"Drive {car_name(action.car)}"
+        return f"Drive {car(action.car)} — {state.cars[action.car].driver}"
     if isinstance(action, Roll):
-        return "Roll"
+        return "Roll the five dice"
     if isinstance(action, ShiftGears):
-        return "Shift gears (re-roll)"
+        return "Shift Gears: roll all five again"
     if isinstance(action, ChooseDice):
         return f"Keep dice {', '.join(map(str, action.dice))}"
-    if isinstance(action, ChooseDestination):
-        return "Cross the finish line" if action.end is None else f"End on {space_name(action.end)}"
-    if isinstance(action, TurnForward):
-        return "Turn it forward"
-    if isinstance(action, LeaveBackwards):
-        return "Leave it backwards"
-    if isinstance(action, ChooseTargets):
-        return _cars(action.cars)
-    if isinstance(action, (ChooseLastCar, ChooseCrashNeighbour)):
-        return car_name(action.car)
     return type(action).__name__

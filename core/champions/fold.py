@@ -9,6 +9,7 @@ Must not: draw chance, validate actions, or decide anything a player decides.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -56,6 +57,7 @@ from core.champions.model import (
     TurnStarted,
 )
 from core.champions.track import neighbours
+from core.resolution import fold_by_type
 
 __all__ = ["card_tasks", "crash_neighbours", "evolve"]
 
@@ -94,15 +96,6 @@ def crash_neighbours(state: ChampionsState, colour: int) -> list[int]:
     by_space = {c.space: c.colour for c in state.cars if c.on_track and c.colour != colour}
     spaces = neighbours(COMPONENTS.track, car.space, [s for s in by_space if s is not None])
     return sorted(by_space[s] for s in spaces)
-
-
-def evolve(state: ChampionsState, event: Any) -> ChampionsState:
-    """Fold one event onto the state."""
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise TypeError(f"not a NASCAR Champions event: {event!r}")
-    new: ChampionsState = handler(state, event)
-    return new
 
 
 def _cars_selected(state: ChampionsState, e: CarsSelected) -> ChampionsState:
@@ -330,7 +323,7 @@ def _game_ended(state: ChampionsState, e: GameEnded) -> ChampionsState:
     return replace(state, phase="over", queue=(), dice=(), chosen=())
 
 
-_HANDLERS: dict[type[Any], Any] = {
+_FOLD: dict[type[Any], Callable[[ChampionsState, Any], ChampionsState]] = {
     CarsSelected: _cars_selected,
     CarOwned: _car_owned,
     DeckShuffled: _deck_shuffled,
@@ -359,3 +352,6 @@ _HANDLERS: dict[type[Any], Any] = {
     LapStarted: _lap_started,
     GameEnded: _game_ended,
 }
+
+evolve = fold_by_type("NASCAR Champions", _FOLD)
+"""Fold one event onto the state (pure; never draws chance)."""

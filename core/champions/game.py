@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.champions import bots, describe, fold, lookahead, rules, traits, views
-from core.champions.model import Action, ChampionsConfig, ChampionsState, Event
+from core.champions.config import LAPS, N_CARS, ChampionsConfig, check_config
+from core.champions.model import Action, ChampionsState, Event
 from core.game import Result
 from core.rng import Chance
-from core.traits import GameTraits, Landmark, Progress
+from core.traits import GameTraits
 
 __all__ = ["GAME", "Champions"]
 
@@ -25,7 +26,8 @@ class Champions(GameTraits):
     title = "NASCAR Champions"
     rules_version = "champions/2"
     min_seats = 1
-    max_seats = 5
+    max_seats = N_CARS
+    hidden_information = True  # secret Sponsor cards, the deck order
     config_type = ChampionsConfig
     state_type = ChampionsState
     action_type = Action
@@ -38,7 +40,7 @@ class Champions(GameTraits):
         return ChampionsConfig()
 
     def check_config(self, config: ChampionsConfig, n_seats: int) -> None:
-        rules.check_config(config, n_seats)
+        check_config(config, n_seats)
 
     def new_state(self, config: ChampionsConfig, n_seats: int) -> ChampionsState:
         return rules.new_state(config, n_seats)
@@ -79,14 +81,21 @@ class Champions(GameTraits):
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe.describe(event, names)
 
-    def turn_started(self, event: Any) -> bool:
-        return traits.turn_started(event)
+    def lap_count(self, config: ChampionsConfig) -> int:
+        return LAPS
 
-    def landmark(self, event: Any) -> Landmark | None:
-        return traits.landmark(event)
+    def describe_action(
+        self, action: Any, names: Sequence[str], view: ChampionsState | None = None
+    ) -> str:
+        """A menu label (``describe.action_label``; it needs the state it is offered in)."""
+        if view is None:
+            return super().describe_action(action, names)
+        return describe.action_label(action, view)
 
-    def progress(self, state: Any) -> Progress:
-        return traits.progress(state)
+    # Declared traits (core.traits), answered by this game's traits module.
+    turn_started = staticmethod(traits.turn_started)
+    landmark = staticmethod(traits.landmark)
+    progress = staticmethod(traits.progress)
 
 
 GAME = Champions()

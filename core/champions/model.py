@@ -14,12 +14,11 @@ from typing import Literal
 
 import msgspec
 
-from core.champions.data import Money
+from core.champions.config import ChampionsConfig
 
 __all__ = [
     "Action",
     "CarState",
-    "ChampionsConfig",
     "ChampionsState",
     "Event",
     "HeldSponsor",
@@ -27,25 +26,6 @@ __all__ = [
 ]
 
 Space = tuple[int, int]
-
-
-class ChampionsConfig(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Table options (spec §5), with the recommended defaults."""
-
-    black_car: int = 3
-    blue_car: int = 31
-    car_assignment: Literal["choose", "random"] = "choose"
-    partial_moves: bool = True
-    dead_end_steering: bool = True
-    turn_forward_optional: bool = True
-    crash_hits_neighbour: bool = True
-    two_player_sponsor: bool = True
-    bonus_sponsor_again_lap2: bool = True
-    first_sponsor_drawer: Literal["car_owner", "active_player"] = "car_owner"
-    shift_gears_per_lap: int = 1
-    lap_turn_limit: int = 100
-    """N-LAP-LIMIT: turns after which a lap is called (0 = no limit)."""
-    money: Money | None = None
 
 
 # --------------------------------------------------------------------------- state

@@ -15,7 +15,8 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Any
 
-from core.champions.data import COMPONENTS, Money
+from core.champions.config import LAPS, N_CARS, ChampionsConfig, money_table
+from core.champions.data import COMPONENTS
 from core.champions.fold import crash_neighbours, evolve
 from core.champions.model import (
     Action,
@@ -30,7 +31,6 @@ from core.champions.model import (
     CarsSelected,
     CarTurnedBackwards,
     CarTurnedForward,
-    ChampionsConfig,
     ChampionsState,
     ChooseCar,
     ChooseCrashNeighbour,
@@ -70,14 +70,13 @@ from core.champions.model import (
     TurnStarted,
 )
 from core.champions.track import can_step, canonical_path, move_ends
-from core.game import BreaksRule, ConfigError, GameOver, NotYourTurn
+from core.game import BreaksRule, GameOver, NotYourTurn
+from core.resolution import Resolution
 from core.rng import Chance, shuffled
 
 __all__ = [
-    "check_config",
     "last_cars",
     "legal",
-    "money_table",
     "new_state",
     "pending",
     "ranking",
@@ -87,60 +86,26 @@ __all__ = [
 ]
 
 TRACK = COMPONENTS.track
-N_CARS = len(COMPONENTS.colour_names)
 N_DICE = len(COMPONENTS.dice.dice)
 N_FACES = len(COMPONENTS.dice.faces)
 KEEP = 3
 ASKING = ("choose_car", "roll", "choose_dice", "resolve")
 
 
-# --------------------------------------------------------------------------- config & setup
-
-
-def money_table(config: ChampionsConfig) -> Money:
-    return config.money if config.money is not None else COMPONENTS.money
-
-
-def check_config(config: ChampionsConfig, n_seats: int) -> None:
-    """Refuse options the rules cannot play, with one sentence."""
-    black, blue = COMPONENTS.numbers_for(0), COMPONENTS.numbers_for(1)
-    if config.black_car not in black:
-        raise ConfigError(f"The black car must be one of {', '.join(map(str, black))}.")
-    if config.blue_car not in blue:
-        raise ConfigError(f"The blue car must be one of {', '.join(map(str, blue))}.")
-    if config.shift_gears_per_lap < 0:
-        raise ConfigError("Shift Gears uses per lap cannot be negative.")
-    if config.lap_turn_limit < 0:
-        raise ConfigError("The lap turn limit cannot be negative (0 means no limit).")
-    if not 1 <= n_seats <= N_CARS:
-        raise ConfigError(f"NASCAR Champions seats 1 to {N_CARS} players, not {n_seats}.")
-    if config.money is not None:
-        from core.champions.data import DataError, validate_money
-
-        try:
-            validate_money(config.money)
-        except DataError as err:
-            raise ConfigError(str(err)) from None
+# --------------------------------------------------------------------------- setup
 
 
 def new_state(config: ChampionsConfig, n_seats: int) -> ChampionsState:
     return ChampionsState(config=config, n_seats=n_seats)
 
 
-class _Run:
-    """The events of one step and the state they fold to so far."""
+class _Run(Resolution[ChampionsState]):
+    """One resolution (`core.resolution`): the events of one step, folded as they go."""
 
-    __slots__ = ("events", "rng", "state")
+    __slots__ = ()
 
     def __init__(self, state: ChampionsState, rng: Chance) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for event in events:
-            self.events.append(event)
-            self.state = evolve(self.state, event)
+        super().__init__(state, rng, evolve)
 
 
 def setup(config: ChampionsConfig, n_seats: int, rng: Chance) -> list[Event]:
@@ -306,7 +271,7 @@ def _refusal(state: ChampionsState, action: Any) -> BreaksRule:
 def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Event]:
     """Validate and resolve one action (no chance is drawn before it is accepted)."""
     if state.phase == "over":
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
     if action not in legal(state, seat):
@@ -486,9 +451,9 @@ def _end_lap(run: _Run) -> None:
             if held_place < len(pays):
                 sponsor += pays[held_place]
         run.emit(MoneyAwarded(seat=seat, lap=lap, prize=prize, sponsor=sponsor))
-    if lap == 1:
-        run.emit(LapStarted(lap=2))
-        _start_lap(run, 2)
+    if lap < LAPS:
+        run.emit(LapStarted(lap=lap + 1))
+        _start_lap(run, lap + 1)
     else:
         run.emit(GameEnded(ranking=tuple(ranking(run.state)), money=run.state.money))
 

@@ -41,14 +41,14 @@ from core.analysis import (
     rollout_chance,
     rollout_option,
 )
-from core.cthulhu500 import engine
-from core.cthulhu500 import events as ev
-from core.cthulhu500.board import ahead, attack_equipment, defend_equipment, drive, speed
 from core.cthulhu500.bots import shrewd_bot
-from core.cthulhu500.cards import CHECKERED_FLAG, DECK_IDS
+from core.cthulhu500.data import CHECKERED_FLAG, DECK_IDS
 from core.cthulhu500.describe import action_text
-from core.cthulhu500.fold import evolve, view
-from core.cthulhu500.model import HIDDEN, DActions, State
+from core.cthulhu500.fold import evolve
+from core.cthulhu500.model import HIDDEN, DActions, DieRerolled, PassDiceRolled, PassResolved, State
+from core.cthulhu500.rules import engine
+from core.cthulhu500.rules.board import ahead, attack_equipment, defend_equipment, drive, speed
+from core.cthulhu500.views import view
 from core.rng import Pcg32, shuffled
 
 __all__ = [
@@ -269,7 +269,7 @@ def analyse(
                         opened[seat] = state.turn
                     chain.decide(seat, step.state_id, "action", options, legal.index(step.action))
         for event in step.events:
-            if isinstance(event, ev.PassDiceRolled):
+            if isinstance(event, PassDiceRolled):
                 x = state.vehicles[event.attacker].damaged
                 y = state.vehicles[event.defender].damaged
                 test = _Test(
@@ -279,11 +279,11 @@ def analyse(
                     (event.attacker_die, event.defender_die),
                     tie_row(x, y),
                 )
-            elif isinstance(event, ev.DieRerolled) and test is not None:
+            elif isinstance(event, DieRerolled) and test is not None:
                 side = 0 if event.seat == test.attacker else 1
                 test.dice[side] = event.new
                 test.rerolled = True
-            elif isinstance(event, ev.PassResolved) and test is not None:
+            elif isinstance(event, PassResolved) and test is not None:
                 a_mod = event.attacker_total - test.dice[0]
                 d_mod = event.defender_total - test.dice[1]
                 win, tie, lose = pass_chances(a_mod, d_mod)

@@ -11,30 +11,48 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.cthulhu500 import actions as act
-from core.cthulhu500.board import (
-    ahead,
-    attack_equipment,
-    defend_equipment,
-    drive,
-    speed,
-)
-from core.cthulhu500.cards import card
+from core.cthulhu500.data import card
 from core.cthulhu500.model import (
     HIDDEN,
+    AddCrew,
+    AttemptPass,
+    ChooseContagionTarget,
+    ChooseVehicle,
     DActions,
     DChain,
     DChooseVehicle,
     DContagion,
     DDiscard,
+    DeclineFreeTest,
     DFreeTest,
+    Discard,
     DPitChoice,
+    DrawCount,
     DReroll,
     DSetupDiscard,
     DSponsor,
     DWindow,
+    EndActions,
+    KeepRoll,
+    PassReaction,
+    PitChoice,
+    PitStop,
+    PlayAction,
+    PlayReaction,
+    Reroll,
+    SetupDiscard,
+    SponsorDiscard,
     State,
+    TakeFreeTest,
     TPassTest,
+    UseFlag,
+)
+from core.cthulhu500.rules.board import (
+    ahead,
+    attack_equipment,
+    defend_equipment,
+    drive,
+    speed,
 )
 from core.rng import Chance
 
@@ -133,9 +151,9 @@ def _choose_turn_action(view: State, me: int, legal: Sequence[Any]) -> Any:
     vehicle = view.vehicles[me]
     leader = _leader(view, me)
     in_front = ahead(view.pack, me)
-    plays = [a for a in legal if isinstance(a, act.PlayAction)]
+    plays = [a for a in legal if isinstance(a, PlayAction)]
 
-    def play(effect: str) -> list[act.PlayAction]:
+    def play(effect: str) -> list[PlayAction]:
         return [a for a in plays if card(a.card).effect == effect]
 
     if play("grant_actions"):
@@ -146,7 +164,7 @@ def _choose_turn_action(view: State, me: int, legal: Sequence[Any]) -> Any:
             return rush[0]
     if play("auto_pass_ahead"):
         return play("auto_pass_ahead")[0]
-    pit = act.PitStop() in legal
+    pit = PitStop() in legal
     hand = view.hands[me]
     good_gear = any(
         c != HIDDEN
@@ -155,7 +173,7 @@ def _choose_turn_action(view: State, me: int, legal: Sequence[Any]) -> Any:
         for c in hand
     )
     if pit and (vehicle.damaged or good_gear or (vehicle.driver is None and _has_driver(view, me))):
-        return act.PitStop()
+        return PitStop()
     # damage: the leader if it is a rival, else the vehicle ahead when that swaps us forward
     for a in play("damage_any"):
         if a.target_seat == leader and _standing(view, leader) >= _standing(view, me):
@@ -176,9 +194,7 @@ def _choose_turn_action(view: State, me: int, legal: Sequence[Any]) -> Any:
         if a.target_seat == leader and a.to_seat == me:
             return a
     crew_gifts = [
-        a
-        for a in legal
-        if isinstance(a, act.AddCrew) and card(a.card).fixit < 0 and a.seat == leader
+        a for a in legal if isinstance(a, AddCrew) and card(a.card).fixit < 0 and a.seat == leader
     ]
     if crew_gifts:
         return crew_gifts[0]
@@ -187,18 +203,18 @@ def _choose_turn_action(view: State, me: int, legal: Sequence[Any]) -> Any:
         return play("nitrous")[0]
     if play("draft") and win >= 0.3:
         return play("draft")[0]
-    if act.AttemptPass() in legal and win >= max(0.3, tie):
-        return act.AttemptPass()
+    if AttemptPass() in legal and win >= max(0.3, tie):
+        return AttemptPass()
     useful_crew = [
-        a for a in legal if isinstance(a, act.AddCrew) and a.seat == me and card(a.card).fixit > 0
+        a for a in legal if isinstance(a, AddCrew) and a.seat == me and card(a.card).fixit > 0
     ]
     if useful_crew and vehicle.damaged:
         return useful_crew[0]
-    if act.AttemptPass() in legal and win >= 0.15 and win > tie:
-        return act.AttemptPass()
-    if act.UseFlag() in legal:
-        return act.UseFlag()
-    return act.EndActions()
+    if AttemptPass() in legal and win >= 0.15 and win > tie:
+        return AttemptPass()
+    if UseFlag() in legal:
+        return UseFlag()
+    return EndActions()
 
 
 def _has_driver(view: State, me: int) -> bool:
@@ -207,8 +223,8 @@ def _has_driver(view: State, me: int) -> bool:
     ) or any(card(c).drive > 0 for c in view.vehicles[me].crew)
 
 
-def _pit_choice(view: State, me: int, legal: Sequence[act.PitChoice]) -> act.PitChoice:
-    def score(choice: act.PitChoice) -> float:
+def _pit_choice(view: State, me: int, legal: Sequence[PitChoice]) -> PitChoice:
+    def score(choice: PitChoice) -> float:
         vehicle = view.vehicles[me]
         if choice.kind == "repair":
             return 10.0
@@ -230,9 +246,9 @@ def _pit_choice(view: State, me: int, legal: Sequence[act.PitChoice]) -> act.Pit
 
 
 def _react(view: State, me: int, top: Any, legal: Sequence[Any]) -> Any:
-    cards = [a for a in legal if isinstance(a, act.PlayReaction)]
+    cards = [a for a in legal if isinstance(a, PlayReaction)]
     if not cards:
-        return act.PassReaction()
+        return PassReaction()
     if isinstance(top, DWindow):
         if top.kind == "try":
             atk = top.atk + (view.nitrous if top.x == view.active else 0)
@@ -245,7 +261,7 @@ def _react(view: State, me: int, top: Any, legal: Sequence[Any]) -> Any:
                     return a
                 if effect == "def_bonus" and win > 0.1:
                     return a
-            return act.PassReaction()
+            return PassReaction()
         return cards[0]  # Lucky Break, Black Flag, Tow Truck always pay
     assert isinstance(top, DChain)
     bottom_seat = top.seats[0]
@@ -255,7 +271,7 @@ def _react(view: State, me: int, top: Any, legal: Sequence[Any]) -> Any:
             cancelled[i - 1] = True
     want = bottom_seat == me or not _hurts(view, me, top)
     if cancelled[0] == (not want):
-        return act.PassReaction()
+        return PassReaction()
     return cards[-1] if card(top.cards[-1]).spell else cards[0]
 
 
@@ -287,43 +303,43 @@ def shrewd_bot(view: State, seat: int, legal: Sequence[Any], chance: Chance) -> 
     if isinstance(top, (DWindow, DChain)):
         return _react(view, me, top, legal)
     if isinstance(top, DPitChoice):
-        return _pit_choice(view, me, [a for a in legal if isinstance(a, act.PitChoice)])
+        return _pit_choice(view, me, [a for a in legal if isinstance(a, PitChoice)])
     if isinstance(top, DReroll):
         test = next(t for t in reversed(view.stack) if isinstance(t, TPassTest))
         mine = test.dx if test.x == me else test.dy
-        return act.Reroll() if mine <= 3 else act.KeepRoll()
+        return Reroll() if mine <= 3 else KeepRoll()
     if isinstance(top, DFreeTest):
         target = ahead(view.pack, me)
         win, tie = _odds(view, me, target)
-        return act.TakeFreeTest() if win >= tie else act.DeclineFreeTest()
+        return TakeFreeTest() if win >= tie else DeclineFreeTest()
     if isinstance(top, (DDiscard, DSetupDiscard)):
         hand = view.hands[me]
         keep = 3 if isinstance(top, DDiscard) else 4
         junk = _worst_first(view, me, hand)[: max(0, len(hand) - keep)]
         best = min(
-            (a for a in legal if isinstance(a, (act.Discard, act.SetupDiscard))),
+            (a for a in legal if isinstance(a, (Discard, SetupDiscard))),
             key=lambda a: (abs(len(a.cards) - len(junk)), -sum(1 for c in a.cards if c in junk)),
         )
         return best
     if isinstance(top, DSponsor):
-        sponsor = [a for a in legal if isinstance(a, act.SponsorDiscard)]
+        sponsor = [a for a in legal if isinstance(a, SponsorDiscard)]
         return min(sponsor, key=lambda a: _card_value(view, me, a.card))
     if isinstance(top, DContagion):
-        targets = [a for a in legal if isinstance(a, act.ChooseContagionTarget)]
+        targets = [a for a in legal if isinstance(a, ChooseContagionTarget)]
         victim = top.vehicle
 
-        def hurt(a: act.ChooseContagionTarget) -> float:
+        def hurt(a: ChooseContagionTarget) -> float:
             spec = card(a.card)
             value = spec.atk + spec.def_ + spec.drive + spec.fixit
             return value if victim != me else -value
 
         return max(targets, key=hurt)
     if isinstance(top, DChooseVehicle):
-        pairs = [a for a in legal if isinstance(a, act.ChooseVehicle)]
+        pairs = [a for a in legal if isinstance(a, ChooseVehicle)]
         return max(
             pairs, key=lambda a: (card(a.marker).speed + card(a.marker).speed_damaged, -a.marker)
         )
-    if act.DrawCount in {type(a) for a in legal}:
+    if DrawCount in {type(a) for a in legal}:
         return max(legal, key=lambda a: getattr(a, "count", -1))
     return legal[chance.below(len(legal))]
 

@@ -1,9 +1,11 @@
 """Cthulhu 500 events in words, for the race log and `replay --print`.
 
-Owns one readable English sentence per event kind, plus menu labels for actions
-(`action_text`) and the status line of what the table waits for (`decision_text`). A redacted event (a hidden card is `None`)
-is described without the card, so a sentence never reveals what its reader may not see.
-Must not: look at anything but the event and the seat names.
+Owns every word of the game: one readable English sentence per event kind, the menu label of
+each action (`action_text`), a decision's menu title (`prompt_text`) and the status line of
+what the table waits for (`decision_text`). Screens show these and add key hints only. A
+redacted event (a hidden card is `None`) is described without the card, so a sentence never
+reveals what its reader may not see.
+Must not: look at anything but the event (or the view it was offered in) and the seat names.
 """
 
 from __future__ import annotations
@@ -11,27 +13,96 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.cthulhu500 import actions as act
-from core.cthulhu500 import events as ev
-from core.cthulhu500.board import ahead
-from core.cthulhu500.cards import card, name_of
-from core.cthulhu500.engine import ranking
+from core.cthulhu500.data import CARDS, card, name_of
 from core.cthulhu500.model import (
+    ActionsEnded,
+    ActionsGranted,
+    ActionTaken,
+    AddCrew,
+    AttemptPass,
+    CardDealt,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    CardTakenFromDiscard,
+    ChainResolved,
+    CheckeredFlagDrawn,
+    ChooseContagionTarget,
+    ChooseVehicle,
+    ContagionEnded,
+    ContagionMarked,
+    ContagionStruck,
+    CrewAdded,
+    CrewMoved,
     DActions,
+    DamageAbsorbed,
+    Damaged,
+    DamageMove,
+    DamagePrevented,
     DChain,
     DChooseVehicle,
     DContagion,
     DDiscard,
+    DDrawCount,
+    DeckReshuffled,
+    DeckShuffled,
+    DeclineFreeTest,
     DFreeTest,
+    DieRerolled,
+    Discard,
     DPitChoice,
+    DrawCount,
     DReroll,
+    DriverMoved,
+    DriverSet,
     DSetupDiscard,
     DSponsor,
     DWindow,
+    EffectFizzled,
+    EndActions,
+    FlagPlaced,
+    FlagUsed,
+    Flow,
+    FreeTestDeclined,
+    InPlayDiscarded,
+    KeepRoll,
+    ModAttached,
+    NitrousAdded,
+    PackFormed,
+    PackTieRolled,
+    PassCancelled,
+    PassDeclared,
+    PassDiceRolled,
+    Passed,
+    PassReaction,
+    PassResolved,
+    PassSide,
+    PitChoice,
+    PitStop,
+    PitStopped,
+    PlayAction,
+    PlayReaction,
+    RaceEnded,
+    RepairRolled,
+    Reroll,
+    SetupDiscard,
+    SetupDiscardChosen,
+    SetupDiscardsRevealed,
+    SponsorDiscard,
     State,
+    TakeFreeTest,
+    TiresAttached,
     TPassTest,
+    TurnStarted,
+    UseFlag,
+    VehicleAssigned,
+    VehicleCardDiscarded,
+    VehiclesSetAside,
+    VehiclesSwapped,
 )
-from core.cthulhu500.passing import pass_sides, side_total
+from core.cthulhu500.rules.board import ahead
+from core.cthulhu500.rules.engine import ranking
+from core.cthulhu500.rules.passing import pass_sides, side_total
 
 __all__ = [
     "action_text",
@@ -39,6 +110,7 @@ __all__ = [
     "decision_text",
     "describe",
     "free_test_text",
+    "prompt_text",
     "reroll_text",
     "side_text",
     "standings_text",
@@ -57,7 +129,7 @@ def _cards(cards: Sequence[int]) -> str:
     return ", ".join(name_of(c) for c in cards) if cards else "nothing"
 
 
-def side_text(name: str, side: ev.PassSide, cap: int | None) -> str:
+def side_text(name: str, side: PassSide, cap: int | None) -> str:
     """One side of a passing test itemised, e.g. "Ann die 4 + Speed 3 + Drive 2 + equipment 4
     (6, cap 4) + Slingshot 2 = 15" (C-PASS-TEST step 4, C-EQUIP-CAP)."""
     parts = [f"die {side.die}", f"Speed {side.speed}", f"Drive {side.drive}"]
@@ -86,44 +158,44 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
             return "nobody"
         return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
-    if t is ev.Flow:
+    if t is Flow:
         return None
-    if t is ev.VehicleAssigned:
+    if t is VehicleAssigned:
         return f"{n(event.seat)} drives the {name_of(event.marker)}."
-    if t is ev.VehiclesSetAside:
+    if t is VehiclesSetAside:
         return f"Unused vehicles leave the race: {_cards(event.markers)}."
-    if t is ev.FlagPlaced:
+    if t is FlagPlaced:
         return "The Checkered Flag lies face up on the discard pile."
-    if t is ev.DeckShuffled:
+    if t is DeckShuffled:
         return f"The deck of {event.count} cards is shuffled."
-    if t is ev.CardDealt:
+    if t is CardDealt:
         if event.card is None:
             return f"{n(event.seat)} is dealt a card."
         return f"{n(event.seat)} is dealt {name_of(event.card)}."
-    if t is ev.SetupDiscardChosen:
+    if t is SetupDiscardChosen:
         if event.cards is None:
             return f"{n(event.seat)} secretly chooses cards to discard."
         return f"{n(event.seat)} secretly chooses to discard {_cards(event.cards)}."
-    if t is ev.SetupDiscardsRevealed:
+    if t is SetupDiscardsRevealed:
         parts = [f"{n(s)} {len(c)}" for s, c in enumerate(event.cards)]
         return "Setup discards revealed: " + ", ".join(parts) + "."
-    if t is ev.PackTieRolled:
+    if t is PackTieRolled:
         return f"{n(event.seat)} rolls {event.value} for pack order."
-    if t is ev.PackFormed:
+    if t is PackFormed:
         return "The pack forms: " + ", ".join(n(s) for s in event.pack) + " (leader first)."
-    if t is ev.TurnStarted:
+    if t is TurnStarted:
         return f"Turn {event.turn}: {n(event.seat)} has {event.actions} actions."
-    if t is ev.ActionTaken:
+    if t is ActionTaken:
         return None
-    if t is ev.FlagUsed:
+    if t is FlagUsed:
         return f"{n(event.seat)} waves the promo flag for one more action."
-    if t is ev.ActionsGranted:
+    if t is ActionsGranted:
         return f"{n(event.seat)} gains {event.count} actions."
-    if t is ev.ActionsEnded:
+    if t is ActionsEnded:
         return f"{n(event.seat)} ends their actions."
-    if t is ev.NitrousAdded:
+    if t is NitrousAdded:
         return f"{n(event.seat)} primes +{event.bonus} Nitrous for their next passing test."
-    if t is ev.CardPlayed:
+    if t is CardPlayed:
         text = f"{n(event.seat)} plays {name_of(event.card)}"
         if event.on_card is not None:
             text += f" on {name_of(event.on_card)}"
@@ -136,31 +208,31 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
         elif event.target_seat is not None:
             text += f" on {n(event.target_seat)}"
         return text + "."
-    if t is ev.ChainResolved:
+    if t is ChainResolved:
         gone = [name_of(c) for c, x in zip(event.cards, event.cancelled, strict=True) if x]
         if not gone:
             return f"{name_of(event.cards[0])} takes effect."
         return f"Cancelled: {', '.join(gone)}."
-    if t is ev.InPlayDiscarded:
+    if t is InPlayDiscarded:
         return None
-    if t is ev.EffectFizzled:
+    if t is EffectFizzled:
         return f"{name_of(event.card)} finds no target and fizzles."
-    if t is ev.CrewAdded:
+    if t is CrewAdded:
         where = "their own" if event.seat == event.to_seat else f"{n(event.to_seat)}'s"
         return f"{n(event.seat)} adds {name_of(event.card)} to {where} pit crew."
-    if t is ev.CrewMoved:
+    if t is CrewMoved:
         return f"{name_of(event.card)} moves from {n(event.from_seat)}'s pit crew to {n(event.to_seat)}'s."
-    if t is ev.DriverMoved:
+    if t is DriverMoved:
         text = f"{name_of(event.card)} is dragged from {n(event.from_seat)}'s seat to drive for {n(event.to_seat)}"
         if event.replaced is not None:
             text += f"; {name_of(event.replaced)} joins the pit crew"
         return text + "."
-    if t is ev.DriverSet:
+    if t is DriverSet:
         text = f"{name_of(event.card)} now drives for {n(event.seat)}"
         if event.old is not None:
             text += f"; {name_of(event.old)} goes to the pit crew"
         return text + "."
-    if t is ev.PassDeclared:
+    if t is PassDeclared:
         kinds = {
             "normal": "tries to pass",
             "draft": "drafts at",
@@ -168,127 +240,179 @@ def describe(event: Any, names: Sequence[str]) -> str | None:
             "pit": "takes a free pit-stop test on",
         }
         return f"{n(event.attacker)} {kinds.get(event.kind, 'tries to pass')} {n(event.defender)}."
-    if t is ev.PassCancelled:
+    if t is PassCancelled:
         return f"The pass of {n(event.attacker)} on {n(event.defender)} is cancelled."
-    if t is ev.PassDiceRolled:
+    if t is PassDiceRolled:
         return f"Dice: {n(event.attacker)} {event.attacker_die}, {n(event.defender)} {event.defender_die}."
-    if t is ev.DieRerolled:
+    if t is DieRerolled:
         return (
             f"{n(event.seat)} re-rolls the Car of Cthulhu's die: {event.old} becomes {event.new}."
         )
-    if t is ev.PassResolved:
+    if t is PassResolved:
         verdict = {"win": "wins", "lose": "fails", "tie": "ties"}[event.outcome]
         if event.attacker_side is None or event.defender_side is None:  # an older replay
             return f"{n(event.attacker)} {event.attacker_total} vs {n(event.defender)} {event.defender_total}: the attacker {verdict}."
         att = side_text(n(event.attacker), event.attacker_side, event.cap)
         dfd = side_text(n(event.defender), event.defender_side, event.cap)
         return f"{att} vs {dfd}: the attacker {verdict}."
-    if t is ev.Passed:
+    if t is Passed:
         lap = " and earns a lap counter" if event.lap else ""
         return f"{n(event.attacker)} passes {n(event.defender)}{lap}."
-    if t is ev.DamageMove:
+    if t is DamageMove:
         return _OUTCOMES[event.outcome].format(m=n(event.mover), t=n(event.target))
-    if t is ev.VehiclesSwapped:
+    if t is VehiclesSwapped:
         return f"{n(event.a)} and {n(event.b)} swap places through a Gate."
-    if t is ev.Damaged:
+    if t is Damaged:
         return f"{n(event.seat)}'s vehicle is damaged."
-    if t is ev.DamagePrevented:
+    if t is DamagePrevented:
         return f"{n(event.seat)}'s vehicle escapes the damage."
-    if t is ev.DamageAbsorbed:
+    if t is DamageAbsorbed:
         return f"{n(event.seat)}'s {name_of(event.card)} takes the damage and is discarded."
-    if t is ev.PitStopped:
+    if t is PitStopped:
         return f"{n(event.seat)} makes a pit stop."
-    if t is ev.FreeTestDeclined:
+    if t is FreeTestDeclined:
         return f"{n(event.seat)} declines the free passing test."
-    if t is ev.ModAttached:
+    if t is ModAttached:
         extra = f", replacing {name_of(event.replaced)}" if event.replaced is not None else ""
         return f"{n(event.seat)} bolts on {name_of(event.card)}{extra}."
-    if t is ev.TiresAttached:
+    if t is TiresAttached:
         extra = f", replacing {name_of(event.replaced)}" if event.replaced is not None else ""
         return f"{n(event.seat)} fits {name_of(event.card)}{extra}."
-    if t is ev.RepairRolled:
+    if t is RepairRolled:
         verdict = "repaired" if event.success else "still damaged"
         return f"{n(event.seat)} repairs: {event.die} for a total of {event.total} vs {event.need}, {verdict}."
-    if t is ev.VehicleCardDiscarded:
+    if t is VehicleCardDiscarded:
         return f"{n(event.seat)} loses {name_of(event.card)} ({event.reason})."
-    if t is ev.CardTakenFromDiscard:
+    if t is CardTakenFromDiscard:
         return f"{n(event.seat)} takes {name_of(event.card)} from the discard pile."
-    if t is ev.ContagionMarked:
+    if t is ContagionMarked:
         return f"{name_of(event.card)} marks {name_of(event.target)} on {n(event.seat)}'s vehicle."
-    if t is ev.ContagionStruck:
+    if t is ContagionStruck:
         return (
             f"{name_of(event.card)} claims {name_of(event.target)} from {n(event.seat)}'s vehicle."
         )
-    if t is ev.ContagionEnded:
+    if t is ContagionEnded:
         return f"{name_of(event.card)} runs its course and is discarded."
-    if t is ev.CardsDiscarded:
+    if t is CardsDiscarded:
         return f"{n(event.seat)} discards {_cards(event.cards)}."
-    if t is ev.CardDrawn:
+    if t is CardDrawn:
         if event.card is None:
             return f"{n(event.seat)} draws a card."
         return f"{n(event.seat)} draws {name_of(event.card)}."
-    if t is ev.DeckReshuffled:
+    if t is DeckReshuffled:
         return f"The discard pile ({event.count} cards, Checkered Flag included) is shuffled into a new draw pile."
-    if t is ev.CheckeredFlagDrawn:
+    if t is CheckeredFlagDrawn:
         return f"{n(event.seat)} draws the Checkered Flag!"
-    if t is ev.RaceEnded:
+    if t is RaceEnded:
         laps = ", ".join(f"{n(s)} {event.laps[s]}" for s in event.ranking)
         return f"The race is over. Final order: {laps} laps."
     return None  # pragma: no cover
 
 
-def action_text(action: Any, names: Sequence[str]) -> str:
-    """A short menu label for one legal action (for screens and prompts)."""
+def action_text(action: Any, names: Sequence[str], view: State | None = None) -> str:
+    """A menu label for one legal action, the one wording of screens, prompts and analysis.
+
+    With the ``view`` it was offered in, a pass names the vehicle it tries to pass.
+    """
     t = type(action)
 
     def n(seat: int | None) -> str:
-        return "nobody" if seat is None else names[seat]
+        return "nobody" if seat is None or not 0 <= seat < len(names) else names[seat]
 
-    if t is act.ChooseVehicle:
+    if t is ChooseVehicle:
         return f"Drive the {name_of(action.marker)}"
-    if t is act.SetupDiscard or t is act.Discard:
+    if t is SetupDiscard or t is Discard:
         return f"Discard {_cards(action.cards)}"
-    if t is act.PlayAction:
+    if t is PlayAction:
         text = f"Play {name_of(action.card)}"
         if action.target_card is not None and action.target_seat is not None:
-            text += f": {name_of(action.target_card)} of {n(action.target_seat)}"
+            text += f": {n(action.target_seat)}'s {name_of(action.target_card)}"
         elif action.target_card is not None:
-            text += f": {name_of(action.target_card)}"
-        elif action.target_seat is not None and action.to_seat is not None:
-            text += f": {n(action.target_seat)} / {n(action.to_seat)}"
+            text += f": take {name_of(action.target_card)}"
         elif action.target_seat is not None:
-            text += f" on {n(action.target_seat)}"
+            text += f": {n(action.target_seat)}"
+        if action.to_seat is not None:
+            text += f" → {n(action.to_seat)}"
         return text
-    if t is act.AddCrew:
+    if t is AddCrew:
         return f"Add {name_of(action.card)} to {n(action.seat)}'s pit crew"
-    if t is act.PitChoice:
+    if t is AttemptPass:
+        target = _passing_whom(view)
+        return "Try to pass the vehicle ahead" if target is None else f"Try to pass {n(target)}"
+    if t is PitChoice:
         if action.kind == "repair":
-            return "Repair"
-        text = {"mod": "Bolt on", "tires": "Fit", "driver": "Make driver:"}[action.kind]
-        text += f" {name_of(action.card or 0)}"
+            return "Pit: repair test"
+        if action.kind == "driver":
+            return f"Pit: {name_of(action.card or 0)} drives"
+        text = f"Pit: fit {name_of(action.card or 0)}"
         if action.replace is not None:
             text += f" (replacing {name_of(action.replace)})"
         return text
-    if t is act.PlayReaction:
-        return f"Play {name_of(action.card)}"
-    if t is act.ChooseContagionTarget:
-        return f"Mark {name_of(action.card)}"
-    if t is act.SponsorDiscard:
-        return f"Give up {name_of(action.card)}"
-    if t is act.DrawCount:
-        return f"Draw {action.count}"
+    if t is PlayReaction:
+        found = CARDS.get(action.card)
+        return f"React: {name_of(action.card)} — {found.text if found is not None else ''}"
+    if t is ChooseContagionTarget:
+        return f"Contagion strikes {name_of(action.card)}"
+    if t is SponsorDiscard:
+        return f"Give the Sponsor {name_of(action.card)}"
+    if t is DrawCount:
+        return f"Draw {action.count} card{'s' if action.count != 1 else ''}"
     labels = {
-        act.AttemptPass: "Attempt a pass",
-        act.PitStop: "Pit stop",
-        act.TakeFreeTest: "Take the free passing test",
-        act.DeclineFreeTest: "Decline the free test",
-        act.PassReaction: "Pass",
-        act.Reroll: "Re-roll the die",
-        act.KeepRoll: "Keep the roll",
-        act.UseFlag: "Wave the promo flag (+1 action)",
-        act.EndActions: "End actions",
+        PitStop: "Make a pit stop",
+        TakeFreeTest: "Take the free passing test",
+        DeclineFreeTest: "Decline the free passing test",
+        PassReaction: "No reaction (pass)",
+        Reroll: "Re-roll the Car of Cthulhu's die",
+        KeepRoll: "Keep the roll",
+        UseFlag: "Wave the promo Checkered Flag",
+        EndActions: "End my actions",
     }
     return labels.get(t, t.__name__)
+
+
+def _passing_whom(view: State | None) -> int | None:
+    """The vehicle the seat asked for its actions would try to pass (None: not known)."""
+    if view is None or not view.stack or not isinstance(view.stack[-1], DActions):
+        return None
+    me, pack = view.stack[-1].seat, view.pack
+    if me in pack and len(pack) > 1:
+        return pack[pack.index(me) - 1]
+    return None
+
+
+_PROMPTS: dict[type, str] = {
+    DChooseVehicle: "Choose your vehicle",
+    DSetupDiscard: "Discard for the pack order",
+    DActions: "Your actions",
+    DDiscard: "Discard any cards you like, then draw",  # C-HAND-LIMIT
+    DDrawCount: "How many cards to draw?",
+    DSponsor: "The Sponsor wants a card",
+    DReroll: "Re-roll or keep?",
+    DFreeTest: "A free passing test",
+    DPitChoice: "Pit stop: what to do?",
+    DContagion: "Where does the contagion jump?",
+}
+
+
+def prompt_text(view: State, names: Sequence[str]) -> str:
+    """What the decision on top asks the seat answering it, in a few words (a menu's title)."""
+    top = view.stack[-1] if view.stack else None
+
+    def n(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else "nobody"
+
+    if isinstance(top, DWindow):
+        x, y = n(top.x), (n(top.y) if top.y >= 0 else "")
+        if top.kind == "try":
+            return f"React? {x} tries to pass {y}"
+        if top.kind == "damage":
+            return f"React? {x} would be damaged"
+        if top.kind == "win":
+            return f"React? {x} has just passed {y}"
+        return f"React? {x} flips to damaged"
+    if isinstance(top, DChain):
+        return f"React? {name_of(top.cards[-1])} was played"
+    return _PROMPTS.get(type(top), "Your move")
 
 
 def card_facts(cid: int) -> str:

@@ -8,29 +8,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.model import State
+from core.cthulhu500.model import (
+    CheckeredFlagDrawn,
+    Damaged,
+    DeckReshuffled,
+    PackFormed,
+    Passed,
+    PitStopped,
+    RaceEnded,
+    State,
+    TurnStarted,
+    VehiclesSwapped,
+)
 from core.traits import Landmark, Measure, Progress
 
 __all__ = ["landmark", "progress", "turn_started"]
 
 _HAPPENINGS = (
-    ev.Passed,
-    ev.Damaged,
-    ev.VehiclesSwapped,
-    ev.PitStopped,
-    ev.CheckeredFlagDrawn,
-    ev.DeckReshuffled,
+    Passed,
+    Damaged,
+    VehiclesSwapped,
+    PitStopped,
+    CheckeredFlagDrawn,
+    DeckReshuffled,
 )
 
 
 def turn_started(event: Any) -> bool:
     """A player's turn ("Turn 12: Ann has 2 actions")."""
-    return isinstance(event, ev.TurnStarted)
+    return isinstance(event, TurnStarted)
 
 
 def landmark(event: Any) -> Landmark | None:
-    if isinstance(event, ev.PackFormed | ev.RaceEnded):
+    if isinstance(event, PackFormed | RaceEnded):
         return "race"
     if isinstance(event, _HAPPENINGS):
         return "event"

@@ -11,7 +11,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from core.game import BotFn
-from core.go500.model import DIE_IDS, ChoosePaintTarget, Go500State, SaveAndRoll, Stop, TurnState
+from core.go500.model import (
+    DIE_IDS,
+    RACING_DICE,
+    ChoosePaintTarget,
+    Go500State,
+    SaveAndRoll,
+    Stop,
+    TurnState,
+)
 from core.go500.tables import tables_for
 from core.rng import Chance
 
@@ -38,7 +46,7 @@ def save_by_threshold(view: Go500State, turn: TurnState, keep_at: int) -> SaveAn
     tab = tables_for(view.config.circle_values)
     keep: list[int] = []
     rollable = 0
-    for i in range(1, 7):
+    for i in RACING_DICE:
         if turn.saved[i] or turn.removed[i]:
             continue
         rollable += 1

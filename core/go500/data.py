@@ -1,6 +1,6 @@
 """Go 500 components as data: the dice, the Cup points tables and the default season.
 
-Owns decoding `dice.json`, `cup_points.json` and `schedule.json` (this package) into frozen
+Owns decoding `dice.json`, `cup_points.json` and `schedule.json` (this package's `data/`) into frozen
 msgspec structs and validating them at load, so a bad edit fails at import with one sentence.
 Rule code reads these tables; it never restates a face or a points value.
 
@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 import msgspec
+
+from core.game import DataError
 
 __all__ = [
     "CUP_POINTS",
@@ -45,11 +47,7 @@ FaceKind = Literal[
 ]
 RACE_LENGTHS = (400, 500, 600)
 T = TypeVar("T")
-_HERE = Path(__file__).resolve().parent
-
-
-class DataError(ValueError):
-    """A component data file that does not describe a valid Go 500 set."""
+_HERE = Path(__file__).resolve().parent / "data"
 
 
 class Face(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -7,7 +7,7 @@ Face names come from the dice data, so a data change reads right here too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from core.go500.config import Go500Config
 from core.go500.data import DICE
@@ -42,8 +42,9 @@ from core.go500.model import (
     TurnOver,
     TurnStarted,
 )
+from core.go500.tables import tables_for
 
-__all__ = ["OPTION_LABELS", "describe", "face_label", "option_label"]
+__all__ = ["OPTION_LABELS", "Tone", "callout", "describe", "face_label", "option_label"]
 
 _BY_ID = DICE.by_id
 _KIND = {"F": "F", "P": "P", "PIT": "PIT", "CR": "CR"}
@@ -244,3 +245,62 @@ def config_words(config: Go500Config) -> str:
             shown = str(value).replace("_", " ")
         parts.append(f"{name.replace('_', ' ')} {shown}")
     return " · ".join(parts)
+
+
+Tone = Literal["yellow", "red", "black", "good"]
+"""How a call-out should look: a flag's colour, or good news."""
+
+_FLAG_TONES: tuple[Tone, ...] = ("yellow", "red", "black")
+_FLAG_CALLOUTS = {
+    "yellow": "YELLOW FLAG — pit stop",
+    "red": "RED FLAG — crash!",
+    "black": "BLACK FLAG — penalty, no miles",
+}
+
+
+def callout(event: Any, names: Sequence[str], config: Go500Config) -> tuple[str, Tone] | None:
+    """The headline for a flag or a track event, and its tone (None: the event is not one).
+
+    >>> callout(CheckeredFlag(seat=0), ["Ann"], Go500Config())
+    ('🏁 CHECKERED FLAG — Ann wins!', 'good')
+    """
+    if isinstance(event, DiceRolled) and event.dice and event.dice[0] == "F":
+        face = event.faces[0]
+        kind = tables_for(config.circle_values).flag_kind[face] if face is not None else ""
+        for tone in _FLAG_TONES:
+            if kind == tone:
+                return f"⚑ {_FLAG_CALLOUTS[tone]} ({names[event.seat]})", tone
+        return None
+    if isinstance(event, InTheGroove):
+        best = tables_for(config.circle_values).max_turn
+        return f"★ IN THE GROOVE! {names[event.seat]}: {best} miles and an extra turn", "good"
+    if isinstance(event, CautionCut):
+        if event.cut is not None:
+            return f"⚠ CAUTION — {names[event.cut]} cut to {event.total} miles", "yellow"
+        return "⚠ CAUTION — the lead is shared, nobody is cut", "yellow"
+    if isinstance(event, BigOneStarted):
+        crashed = names[event.seat]
+        return f"✸ THE BIG ONE! ({crashed} crashed) everyone rolls the Crash Die", "red"
+    if isinstance(event, ChaosStruck):
+        words = describe(event, names) or "Table chaos"
+        return f"✸ TABLE CHAOS — {words.upper()}", "yellow"
+    if isinstance(event, PaintTraded):
+        target = "nobody" if event.target is None else names[event.target]
+        return f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"
+    if isinstance(event, KnockedOut):
+        return f"✖ BIG X — {names[event.seat]} is behind the wall (out)", "red"
+    if isinstance(event, PowerDieRemoved) and event.reason == "flat":
+        return f"⊘ FLAT TIRE — {names[event.seat]} loses the Power Die", "yellow"
+    if isinstance(event, CheckeredFlag):
+        return f"🏁 CHECKERED FLAG — {names[event.seat]} wins!", "good"
+    if isinstance(event, DriverFinished):
+        return f"{names[event.seat]} crosses the line with {event.total} miles", "good"
+    if isinstance(event, FinalRoundStarted):
+        return "FINAL ROUND — everyone still racing gets one more turn", "yellow"
+    if isinstance(event, PoleWon):
+        return f"{names[event.seat]} takes the pole", "good"
+    if isinstance(event, RaceEnded) and event.ranking:
+        return f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"
+    if isinstance(event, SeasonEnded):
+        return f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"
+    return None

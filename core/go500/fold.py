@@ -14,6 +14,7 @@ from msgspec.structs import replace
 from core.go500.config import Go500Config
 from core.go500.model import (
     DIE_INDEX,
+    POWER_DIE,
     BigOneRolled,
     BigOneStarted,
     CautionCut,
@@ -47,6 +48,7 @@ from core.go500.model import (
     TurnStarted,
     TurnState,
 )
+from core.resolution import fold_by_type
 
 __all__ = ["evolve", "new_state"]
 
@@ -187,7 +189,7 @@ def _power_removed(state: Go500State, e: PowerDieRemoved) -> Go500State:
     return _turn(
         state,
         e.seat,
-        replace(t, removed=_set(t.removed, 6, True), saved=_set(t.saved, 6, False)),
+        replace(t, removed=_set(t.removed, POWER_DIE, True), saved=_set(t.saved, POWER_DIE, False)),
     )
 
 
@@ -344,6 +346,5 @@ _FOLD: dict[type[Any], Callable[[Go500State, Any], Go500State]] = {
 }
 
 
-def evolve(state: Go500State, event: Any) -> Go500State:
-    """Fold one event onto the state (pure; never draws chance)."""
-    return _FOLD[type(event)](state, event)
+evolve = fold_by_type("Go 500", _FOLD)
+"""Fold one event onto the state (pure; never draws chance)."""

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.game import BotFn, Result
-from core.go500 import rules, traits
+from core.go500 import rules, traits, views
 from core.go500.bots import BOTS
 from core.go500.config import MODE_SEATS, Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
@@ -18,7 +18,7 @@ from core.go500.describe import config_words, describe, option_label
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
-from core.traits import GameTraits, Landmark, Progress
+from core.traits import GameTraits
 
 __all__ = ["GAME", "Go500"]
 
@@ -31,6 +31,7 @@ class Go500(GameTraits):
     rules_version = "go500/2"
     min_seats = 1
     max_seats = 12
+    hidden_information = False  # spec §7: everything is on the table
     config_type = Go500Config
     state_type = Go500State
     action_type: Any = Action
@@ -64,10 +65,10 @@ class Go500(GameTraits):
         return evolve(state, event)
 
     def view(self, state: Go500State, seat: int | None) -> Go500State:
-        return state  # no hidden information (spec §7)
+        return views.view(state, seat)
 
     def redact(self, event: Any, seat: int | None) -> Any:
-        return event
+        return views.redact(event, seat)
 
     def result(self, state: Go500State) -> Result | None:
         if state.phase != "over":
@@ -83,6 +84,10 @@ class Go500(GameTraits):
         first = ranking[0]
         summary = f"seat {first + 1} wins with {scores[first]} miles"
         return Result(ranking=ranking, scores=scores, summary=summary)
+
+    def race_count(self, config: Go500Config) -> int:
+        """A Cup Series runs its schedule; every other mode is one race."""
+        return len(config.schedule) if config.mode == "cup" else 1
 
     def describe(self, event: Any, names: Sequence[str]) -> str | None:
         return describe(event, names)
@@ -107,14 +112,10 @@ class Go500(GameTraits):
             return sorted(CUP_POINTS.by_name)
         return None
 
-    def turn_started(self, event: Any) -> bool:
-        return traits.turn_started(event)
-
-    def landmark(self, event: Any) -> Landmark | None:
-        return traits.landmark(event)
-
-    def progress(self, state: Any) -> Progress:
-        return traits.progress(state)
+    # Declared traits (core.traits), answered by this game's traits module.
+    turn_started = staticmethod(traits.turn_started)
+    landmark = staticmethod(traits.landmark)
+    progress = staticmethod(traits.progress)
 
 
 GAME = Go500()

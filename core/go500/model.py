@@ -19,6 +19,11 @@ from core.go500.config import Go500Config
 __all__ = [
     "DIE_IDS",
     "DIE_INDEX",
+    "FACES",
+    "FLAG_DIE",
+    "POWER_DIE",
+    "RACING_DICE",
+    "TRACK_DICE",
     "Action",
     "AutoStop",
     "BigOneRolled",
@@ -61,6 +66,16 @@ __all__ = [
 
 DIE_IDS: tuple[str, ...] = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_INDEX: dict[str, int] = {die: i for i, die in enumerate(DIE_IDS)}
+FLAG_DIE = 0
+"""The Flag Die's index: rolled every time, never saved."""
+TRACK_DICE: tuple[int, ...] = (1, 2, 3, 4, 5)
+"""The five Track Dice's indices."""
+POWER_DIE = 6
+"""The Power Die's index (it can go flat, G-FLAT)."""
+RACING_DICE: tuple[int, ...] = (*TRACK_DICE, POWER_DIE)
+"""The dice a driver saves and rolls again: the Track Dice and the Power Die."""
+FACES = 6
+"""Faces on every die; a face is an index 0 … FACES - 1 into the die's faces."""
 
 Phase = Literal["qualifying", "turn", "over"]
 Stage = Literal["roll", "decide", "paint", "done"]

@@ -35,7 +35,17 @@ from msgspec.structs import replace
 from core.go500.bots import paint_target
 from core.go500.config import uses_auto_stop
 from core.go500.data import DICE
-from core.go500.model import DIE_IDS, ChoosePaintTarget, Go500State, SaveAndRoll, Stop
+from core.go500.model import (
+    DIE_IDS,
+    FACES,
+    POWER_DIE,
+    RACING_DICE,
+    TRACK_DICE,
+    ChoosePaintTarget,
+    Go500State,
+    SaveAndRoll,
+    Stop,
+)
 from core.go500.tables import Tables, tables_for
 
 __all__ = ["Context", "Policy", "choose", "context_for", "policy"]
@@ -89,8 +99,8 @@ class _Outcome(msgspec.Struct, frozen=True, array_like=True):
 def _track_outcomes(circle_values: tuple[int, int]) -> tuple[tuple[_Outcome, ...], ...]:
     """Per count m of Track Dice: every multiset of faces with its exact probability."""
     tab = tables_for(circle_values)
-    miles = tab.die_miles[1]
-    circle = tab.circle[1]
+    miles = tab.die_miles[TRACK_DICE[0]]
+    circle = tab.circle[TRACK_DICE[0]]
     out: list[tuple[_Outcome, ...]] = []
     for m in range(6):
         rows = []
@@ -145,9 +155,9 @@ class Policy:
         self.stop_at = ctx.distance if auto_stop else 10**9
         """Showing at which G-AUTO-STOP ends the turn."""
         p_flat = tab.flat
-        p_circle = tab.circle[6]
-        power = tab.die_miles[6]
-        self.power = tuple((power[f], f == p_circle, f == p_flat) for f in range(6))
+        p_circle = tab.circle[POWER_DIE]
+        power = tab.die_miles[POWER_DIE]
+        self.power = tuple((power[f], f == p_circle, f == p_flat) for f in range(FACES))
 
     def finishes(self, miles: int) -> bool:
         return self.ctx.distance != FAR and miles >= self.ctx.distance
@@ -337,7 +347,7 @@ THREAT_STEPS = 3
 def _finish_chance_data() -> dict[tuple[int, int], tuple[float, ...]]:
     """The shipped table of `finish_chance` (``finish_chance.json``) if it fits the dice data."""
     try:
-        raw = (Path(__file__).resolve().parent / "finish_chance.json").read_bytes()
+        raw = (Path(__file__).resolve().parent / "data" / "finish_chance.json").read_bytes()
         data = msgspec.json.decode(raw, type=FinishChanceData)
     except (OSError, msgspec.DecodeError):
         return {}
@@ -479,8 +489,8 @@ def _evaluate(view: Go500State, seat: int, action: Any, pol: Policy) -> float:
     keep = {DIE_IDS.index(d) for d in action.dice}
     m = 0
     saved = 0
-    groove = not turn.removed[6]
-    for i in range(1, 7):
+    groove = not turn.removed[POWER_DIE]
+    for i in RACING_DICE:
         if turn.removed[i]:
             continue
         face = turn.faces[i]
@@ -488,11 +498,11 @@ def _evaluate(view: Go500State, seat: int, action: Any, pol: Policy) -> float:
             assert face is not None
             saved += tab.die_miles[i][face]
             groove = groove and face == tab.circle[i]
-        elif i < 6:
+        elif i != POWER_DIE:
             m += 1
-    if turn.removed[6]:
+    if turn.removed[POWER_DIE]:
         pr = 2
-    elif turn.saved[6] or 6 in keep:
+    elif turn.saved[POWER_DIE] or POWER_DIE in keep:
         pr = 1
     else:
         pr = 0
@@ -504,21 +514,21 @@ def _candidates(view: Go500State, seat: int, tab: Tables) -> list[Any]:
     turn = view.turns[seat]
     assert turn is not None
     saveable = [
-        i for i in range(1, 6) if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
+        i for i in TRACK_DICE if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
     ]
-    miles = tab.die_miles[1]
-    circle = tab.circle[1]
+    miles = tab.die_miles[TRACK_DICE[0]]
+    circle = tab.circle[TRACK_DICE[0]]
     saveable.sort(key=lambda i: (turn.faces[i] == circle, miles[turn.faces[i] or 0]), reverse=True)
-    rolling = sum(1 for i in range(1, 7) if not turn.saved[i] and not turn.removed[i])
+    rolling = sum(1 for i in RACING_DICE if not turn.saved[i] and not turn.removed[i])
     p_options = [False]
-    if not turn.saved[6] and not turn.removed[6] and not turn.lost[6]:
+    if not turn.saved[POWER_DIE] and not turn.removed[POWER_DIE] and not turn.lost[POWER_DIE]:
         p_options.append(True)
     out: list[Any] = [Stop()]
     for keep_p in p_options:
         for j in range(len(saveable) + 1):
             if rolling - j - keep_p < 1:
                 break
-            chosen = sorted(saveable[:j] + ([6] if keep_p else []))
+            chosen = sorted(saveable[:j] + ([POWER_DIE] if keep_p else []))
             out.append(SaveAndRoll(dice=[DIE_IDS[i] for i in chosen]))
     return out
 

@@ -1,8 +1,9 @@
 """Go 500 rules: setup, who is asked, what is legal, and resolving one action into events.
 
 Owns every rule of rules/go500.md §2–§6 (rule IDs in comments and refusal sentences). Each
-resolution runs in a `_Run`: it emits an event, folds it at once (`fold.evolve`) and reads the
-folded state for the next rule, so the stepped state and the replayed fold cannot disagree.
+resolution runs in a `_Run` (a `core.resolution.Resolution`): it emits an event, folds it at
+once and reads the folded state for the next rule, so the stepped state and the replayed fold
+cannot disagree. `step` accepts exactly the actions `legal` lists; `_refusal` words the rest.
 All chance is drawn from the `Chance` passed in, in the spec's order.
 
 Must not: touch I/O, a clock or `random`; decide anything in `evolve`.
@@ -22,6 +23,11 @@ from core.go500.fold import evolve
 from core.go500.model import (
     DIE_IDS,
     DIE_INDEX,
+    FACES,
+    FLAG_DIE,
+    POWER_DIE,
+    RACING_DICE,
+    TRACK_DICE,
     AutoStop,
     BigOneRolled,
     BigOneStarted,
@@ -63,6 +69,7 @@ from core.go500.model import (
     TurnState,
 )
 from core.go500.tables import Tables, tables_for
+from core.resolution import Resolution
 from core.rng import Chance
 
 __all__ = [
@@ -71,6 +78,8 @@ __all__ = [
     "legal",
     "pending",
     "race_ranking",
+    "save_refusal",
+    "saveable",
     "setup",
     "step",
 ]
@@ -173,15 +182,15 @@ def _under_way(turn: TurnState | None) -> bool:
     return turn is not None and turn.rolls > 0 and turn.stage != "done"
 
 
-def _saveable(turn: TurnState) -> list[int]:
+def saveable(turn: TurnState) -> list[int]:
     """Dice that may be saved now: in play, unsaved, not struck by Lost Wheel this roll."""
     return [
-        i for i in range(1, 7) if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
+        i for i in RACING_DICE if not turn.saved[i] and not turn.removed[i] and not turn.lost[i]
     ]
 
 
 def _rollable(turn: TurnState) -> list[int]:
-    return [i for i in range(1, 7) if not turn.saved[i] and not turn.removed[i]]
+    return [i for i in RACING_DICE if not turn.saved[i] and not turn.removed[i]]
 
 
 def legal(state: Go500State, seat: int) -> list[Any]:
@@ -195,7 +204,7 @@ def legal(state: Go500State, seat: int) -> list[Any]:
         return [_ROLL]
     if turn.stage == "paint":
         return [ChoosePaintTarget(driver=d) for d in turn.paint_candidates]
-    return list(_decisions(tuple(_saveable(turn)), len(_rollable(turn))))
+    return list(_decisions(tuple(saveable(turn)), len(_rollable(turn))))
 
 
 @lru_cache(maxsize=256)
@@ -213,22 +222,16 @@ def _decisions(saveable: tuple[int, ...], rolling: int) -> tuple[Any, ...]:
 # --------------------------------------------------------------------------- the run
 
 
-class _Run:
-    """One resolution: emitted events, folded as they go."""
+class _Run(Resolution[Go500State]):
+    """One resolution (`core.resolution`), with the table's options and dice tables at hand."""
 
-    __slots__ = ("auto_stop", "cfg", "events", "rng", "s", "tab")
+    __slots__ = ("auto_stop", "cfg", "tab")
 
     def __init__(self, state: Go500State, rng: Chance) -> None:
-        self.s = state
-        self.rng = rng
+        super().__init__(state, rng, evolve)
         self.cfg = state.config
         self.tab: Tables = tables_for(state.config.circle_values)
         self.auto_stop = uses_auto_stop(state.config)
-        self.events: list[Any] = []
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.s = evolve(self.s, event)
 
     # ---------------------------------------------------------------- race start
 
@@ -243,12 +246,12 @@ class _Run:
                 "time_trial": (f"{cfg.hours}-hour Time Trial", 0),
             }[cfg.mode]
         self.emit(RaceStarted(race=race, name=name, length=length))
-        if self.s.n == 1:
+        if self.state.n == 1:
             self.emit(PoleWon(seat=0, order=(0,)))
             self.start_racing()
 
     def start_racing(self) -> None:
-        s = self.s
+        s = self.state
         if self.cfg.mode == "multi_game":
             self.emit(RoundStarted(round=s.round, drivers=s.order))
         else:
@@ -259,7 +262,7 @@ class _Run:
     def _qual_roll(self, seat: int, reroll: bool) -> None:
         below = self.rng.below
         miles = self.tab.die_miles[1]
-        faces = tuple(below(6) for _ in range(5))
+        faces = tuple(below(FACES) for _ in TRACK_DICE)
         self.emit(
             QualifyingRolled(
                 seat=seat, faces=faces, score=sum(miles[f] for f in faces), reroll=reroll
@@ -273,19 +276,19 @@ class _Run:
         for the top never takes the pole, however low the re-rolls come out.
         """
         self._qual_roll(seat, False)
-        if self.s.qual_next is not None:
+        if self.state.qual_next is not None:
             return
-        scores = self.s.qual_scores
+        scores = self.state.qual_scores
         best = max(score or 0 for score in scores)
-        tied = [i for i in range(self.s.n) if scores[i] == best]
+        tied = [i for i in range(self.state.n) if scores[i] == best]
         while len(tied) > 1:
             for i in tied:
                 self._qual_roll(i, True)
-            scores = self.s.qual_scores
+            scores = self.state.qual_scores
             best = max(scores[i] or 0 for i in tied)
             tied = [i for i in tied if scores[i] == best]
         pole = tied[0]
-        n = self.s.n
+        n = self.state.n
         self.emit(PoleWon(seat=pole, order=tuple((pole + k) % n for k in range(n))))
         self.start_racing()
 
@@ -293,15 +296,15 @@ class _Run:
 
     def roll(self, seat: int) -> None:
         """G-ROLL-ORDER: F, then each unsaved in-play die T1…T5, P (G-CHAOS per draw)."""
-        turn = self.s.turns[seat]
+        turn = self.state.turns[seat]
         assert turn is not None
         tab = self.tab
         below = self.rng.below
         removed = list(turn.removed)
-        to_roll = [i for i in range(1, 7) if not turn.saved[i] and not removed[i]]
+        to_roll = [i for i in RACING_DICE if not turn.saved[i] and not removed[i]]
         if not self.cfg.table_chaos:
-            flag = below(6)
-            faces: list[int | None] = [below(6) for _ in to_roll]
+            flag = below(FACES)
+            faces: list[int | None] = [below(FACES) for _ in to_roll]
             dice = ("F", *(DIE_IDS[i] for i in to_roll))
             rolled: dict[int, int | None] = dict(zip(to_roll, faces, strict=True))
             all_faces: tuple[int | None, ...] = (flag, *faces)
@@ -310,17 +313,17 @@ class _Run:
             dice = ("F", *(DIE_IDS[i] for i in rolled))
             all_faces = (flag, *rolled.values())
         current = list(turn.faces)
-        current[0] = flag
+        current[FLAG_DIE] = flag
         for i, face in rolled.items():
             current[i] = face
-        after = self.s.turns[seat]
+        after = self.state.turns[seat]
         assert after is not None
         removed = list(after.removed)
         showing = 0
         circles = 0
         miles = tab.die_miles
         circle = tab.circle
-        for i in range(1, 7):
+        for i in RACING_DICE:
             if removed[i]:
                 continue
             face = current[i]
@@ -330,21 +333,21 @@ class _Run:
             if face == circle[i]:
                 circles += 1
         self.emit(DiceRolled(seat=seat, dice=dice, faces=all_faces, showing=showing))
-        if not removed[6] and current[6] == tab.flat:
+        if not removed[POWER_DIE] and current[POWER_DIE] == tab.flat:
             self.emit(PowerDieRemoved(seat=seat, reason="flat"))  # G-FLAT
-            removed[6] = True
-        if circles == 6:  # G-GROOVE: all six in play and CIRCLE, whatever the flag
+            removed[POWER_DIE] = True
+        if circles == len(RACING_DICE):  # G-GROOVE: all six in play and CIRCLE, whatever the flag
             self.emit(InTheGroove(seat=seat))
             self.emit(TurnEnded(seat=seat, kind="groove", showing=showing))
             self.record(seat, tab.max_turn, None)
             return
         kind = tab.flag_kind[flag]
         if kind == "green":
-            total = self.s.totals[seat]
-            if self.auto_stop and total + showing >= self.s.race_length:
+            total = self.state.totals[seat]
+            if self.auto_stop and total + showing >= self.state.race_length:
                 self.green_stop(seat, auto="line")  # G-AUTO-STOP
                 return
-            t = self.s.turns[seat]
+            t = self.state.turns[seat]
             assert t is not None
             if not _rollable(t):
                 self.green_stop(seat, auto="no_dice")  # G-AUTO-DECISION: nothing left to roll
@@ -376,28 +379,28 @@ class _Run:
                 return "debris"
             return None
 
-        flag = below(6)
+        flag = below(FACES)
         x = below(_CHAOS_SCALE)
         kind = strike(x)
         if kind is not None:
-            redraw = below(6)
+            redraw = below(FACES)
             self.emit(ChaosStruck(seat=seat, die="F", kind=kind, face=flag, x=x, redraw=redraw))
-            if kind != "debris" and not removed[6]:
+            if kind != "debris" and not removed[POWER_DIE]:
                 reason: RemovalReason = "lost_wheel" if kind == "lost_wheel" else "rubbin"
                 self.emit(PowerDieRemoved(seat=seat, reason=reason))
-                removed[6] = True
+                removed[POWER_DIE] = True
             flag = redraw
         rolled: dict[int, int | None] = {}
         for i in to_roll:
             if removed[i]:
                 continue  # a P removed earlier in this roll is not rolled
-            face = below(6)
+            face = below(FACES)
             x = below(_CHAOS_SCALE)
             kind = strike(x)
             if kind is None:
                 rolled[i] = face
             elif kind == "debris":
-                redraw = below(6)
+                redraw = below(FACES)
                 self.emit(
                     ChaosStruck(
                         seat=seat, die=DIE_IDS[i], kind="debris", face=face, x=x, redraw=redraw
@@ -419,7 +422,7 @@ class _Run:
         self.record(seat, showing, None)
 
     def _showing(self, seat: int) -> int:
-        turn = self.s.turns[seat]
+        turn = self.state.turns[seat]
         assert turn is not None
         return turn.showing
 
@@ -427,7 +430,7 @@ class _Run:
         """G-PIT: roll the Pit Die; CAUTION leaves a caution pending."""
         showing = self._showing(seat)
         self.emit(TurnEnded(seat=seat, kind="pit", showing=showing))
-        face = self.rng.below(6)
+        face = self.rng.below(FACES)
         self.emit(PitDieRolled(seat=seat, face=face))
         effect: Effect | None = "caution" if face == self.tab.pit_caution else None
         self.record(seat, showing + self.tab.pit_miles[face], effect)
@@ -436,7 +439,7 @@ class _Run:
         """G-CRASH: roll the Crash Die; BIG X is behind the wall, CRASH starts a Big One."""
         showing = self._showing(seat)
         self.emit(TurnEnded(seat=seat, kind="crash", showing=showing))
-        face = self.rng.below(6)
+        face = self.rng.below(FACES)
         self.emit(CrashDieRolled(seat=seat, face=face))
         if face == self.tab.crash_big_x:
             self.emit(KnockedOut(seat=seat))  # G-BEHIND-WALL: nothing recorded
@@ -454,7 +457,7 @@ class _Run:
         capped = miles > cap
         if capped:
             miles = cap
-        raw = self.s.totals[seat] + miles
+        raw = self.state.totals[seat] + miles
         self.emit(
             MilesRecorded(seat=seat, miles=miles, total=max(0, raw), capped=capped, stalled=raw < 0)
         )
@@ -491,7 +494,7 @@ class _Run:
         self.after_event(seat)
 
     def _paint_candidates(self, seat: int) -> tuple[int, ...]:
-        s = self.s
+        s = self.state
         return tuple(d for d in _in_turn_order_from(s, seat) if d != seat and s.racing(d))
 
     def choose_paint(self, seat: int, target: int) -> None:
@@ -512,7 +515,7 @@ class _Run:
 
     def finish_check(self, seat: int) -> None:
         """G-FINISH / G-CHECKERED."""
-        s = self.s
+        s = self.state
         if s.racing(seat) and s.totals[seat] >= s.race_length:
             self.emit(DriverFinished(seat=seat, total=s.totals[seat]))
             if self.cfg.mode != "multi_game" and s.checkered is None:
@@ -520,7 +523,7 @@ class _Run:
 
     def caution(self, trigger: int) -> None:
         """G-CAUTION: a sole leader among those still racing drops to the next best total."""
-        s = self.s
+        s = self.state
         racing = [d for d in range(s.n) if s.racing(d)]
         if len(racing) >= 2:
             best = max(s.totals[d] for d in racing)
@@ -532,8 +535,8 @@ class _Run:
         self.emit(CautionCut(trigger=trigger, cut=None, total=0, alone=len(racing) < 2))
 
     def _crash_roll(self, seat: int, paint: bool) -> None:
-        face = self.rng.below(6)
-        total = self.s.totals[seat]
+        face = self.rng.below(FACES)
+        total = self.state.totals[seat]
         tab = self.tab
         if face == tab.crash_crash:  # no loss, and no new Big One
             self.emit(BigOneRolled(seat=seat, face=face, total=total, paint=paint))
@@ -550,22 +553,22 @@ class _Run:
     def big_one(self, trigger: int) -> None:
         """G-BIG-ONE: every driver still racing rolls CR once, from the trigger driver on."""
         self.emit(BigOneStarted(seat=trigger))
-        for d in _in_turn_order_from(self.s, trigger):
-            if self.s.racing(d):
+        for d in _in_turn_order_from(self.state, trigger):
+            if self.state.racing(d):
                 self._crash_roll(d, False)
 
     def paint(self, trigger: int, target: int | None) -> None:
         """G-TRADIN-PAINT: the trigger driver rolls CR if still racing, then the target."""
         self.emit(PaintTraded(seat=trigger, target=target))
-        if self.s.racing(trigger):
+        if self.state.racing(trigger):
             self._crash_roll(trigger, True)
-        if target is not None and self.s.racing(target):
+        if target is not None and self.state.racing(target):
             self._crash_roll(target, True)
 
     # ---------------------------------------------------------------- step 12
 
     def _leaders(self) -> tuple[int, ...]:
-        s = self.s
+        s = self.state
         alive = [d for d in s.order if not s.out[d]]
         if not alive:
             return ()
@@ -575,11 +578,11 @@ class _Run:
         return tuple(d for d in alive if s.totals[d] == best)
 
     def end_round(self) -> None:
-        self.emit(RoundEnded(round=self.s.round, leaders=self._leaders()))
+        self.emit(RoundEnded(round=self.state.round, leaders=self._leaders()))
 
     def next_turn(self, seat: int) -> None:
         """Step 12: G-LAST-RUNNING, the Groove extra turn, the final round, the next driver."""
-        s = self.s
+        s = self.state
         mode = self.cfg.mode
         turn = s.turns[seat]
         assert turn is not None
@@ -606,7 +609,7 @@ class _Run:
             if not s.in_final_round:
                 after = _in_turn_order_from(s, s.checkered)[1:]
                 self.emit(FinalRoundStarted(drivers=tuple(d for d in after if s.racing(d))))
-            nxt = next((d for d in self.s.final_queue if self.s.racing(d)), None)
+            nxt = next((d for d in self.state.final_queue if self.state.racing(d)), None)
             if nxt is None:
                 self.end_round()
                 self.end_race()
@@ -627,19 +630,19 @@ class _Run:
     # ---------------------------------------------------------------- Multi-Game
 
     def end_multi_turn(self, seat: int) -> None:
-        s = self.s
+        s = self.state
         turn = s.turns[seat]
         assert turn is not None
         if turn.groove and s.racing(seat):
             self.emit(TurnStarted(seat=seat, extra=True))
             return
         self.emit(TurnOver(seat=seat))
-        if not any(self.s.round_todo):
+        if not any(self.state.round_todo):
             self.end_multi_round()
 
     def end_multi_round(self) -> None:
         """G-MULTI-GAME: queued effects by trigger turn order, finish checks, the race end."""
-        s = self.s
+        s = self.state
         pos = {d: i for i, d in enumerate(s.order)}
         queue = sorted(enumerate(s.queued), key=lambda iq: (pos[iq[1].seat], iq[0]))
         for _, q in queue:
@@ -653,7 +656,7 @@ class _Run:
             for d in s.order:
                 self.finish_check(d)
         self.end_round()
-        s = self.s
+        s = self.state
         not_out = sum(1 for d in range(s.n) if not s.out[d])
         anyone = any(s.racing(d) for d in range(s.n))
         if s.finish_order or not anyone or not_out <= 1:
@@ -664,7 +667,7 @@ class _Run:
     # ---------------------------------------------------------------- race end
 
     def end_race(self) -> None:
-        s = self.s
+        s = self.state
         ranking = race_ranking(s)
         self.emit(RaceEnded(race=s.race, ranking=ranking, totals=s.totals))
         if self.cfg.mode != "cup":
@@ -675,7 +678,7 @@ class _Run:
             points[seat] = points_for_place(table, place)
         bonus = lead_bonuses(self.cfg, s.led)
         season = tuple(p + a + b for p, a, b in zip(s.points, points, bonus, strict=True))
-        results = self.s.results
+        results = self.state.results
         standings = cup_standings(season, results, s.n)
         self.emit(
             CupPointsAwarded(
@@ -722,77 +725,91 @@ def _not_asked(state: Go500State, seat: int) -> NotYourTurn:
 
 
 def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
-    """Validate ``action`` (refusing before any draw) and resolve it into events."""
+    """Accept ``action`` if `legal` lists it (refusing before any draw) and resolve it."""
     if state.phase == "over":
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if not 0 <= seat < state.n or seat not in pending(state):
         raise _not_asked(state, seat)
+    action = _canonical(action)
+    if action not in legal(state, seat):
+        raise _refusal(state, seat, action)
     run = _Run(state, rng)
     if state.phase == "qualifying":
-        if not isinstance(action, Roll):
-            raise BreaksRule("Qualifying is one roll of the five Track Dice: roll.", "G-QUALIFY")
         run.qualify(seat)
-        return run.events
-    turn = state.turns[seat]
-    assert turn is not None
-    if turn.stage == "roll":
-        if not isinstance(action, Roll):
-            raise BreaksRule(
-                "Every turn starts with a roll of all the dice; roll first.", "G-AUTO-DECISION"
-            )
+    elif isinstance(action, Roll):
         run.roll(seat)
-    elif turn.stage == "paint":
-        if not isinstance(action, ChoosePaintTarget):
-            raise BreaksRule(
-                "Choose the driver to trade paint with before anything else.", "G-TRADIN-PAINT"
-            )
-        if action.driver not in turn.paint_candidates:
-            names = ", ".join(f"seat {d + 1}" for d in turn.paint_candidates)
-            raise BreaksRule(
-                f"You can trade paint only with a driver still racing: {names}.",
-                "G-TRADIN-PAINT",
-            )
+    elif isinstance(action, ChoosePaintTarget):
         run.choose_paint(seat, action.driver)
     elif isinstance(action, Stop):
         run.green_stop(seat)
-    elif isinstance(action, SaveAndRoll):
-        chosen = _check_save(turn, action)
-        if chosen:
-            run.emit(DiceSaved(seat=seat, dice=tuple(DIE_IDS[i] for i in chosen)))
-        run.roll(seat)
-    elif isinstance(action, Roll):
-        raise BreaksRule(
-            "On a green flag choose dice to save (maybe none) and roll, or stop.", "G-GREEN"
-        )
     else:
-        raise BreaksRule("There is no paint to trade now.", "G-TRADIN-PAINT")
+        if action.dice:
+            run.emit(DiceSaved(seat=seat, dice=tuple(action.dice)))
+        run.roll(seat)
     return run.events
 
 
-def _check_save(turn: TurnState, action: SaveAndRoll) -> list[int]:
-    """G-SAVE: a subset of the unsaved in-play dice that leaves at least one die to roll."""
+def _canonical(action: Any) -> Any:
+    """A save names its dice in any order; `legal` lists them in die order (F, T1 … T5, P)."""
+    if isinstance(action, SaveAndRoll) and all(d in DIE_INDEX for d in action.dice):
+        return SaveAndRoll(dice=sorted(action.dice, key=DIE_INDEX.__getitem__))
+    return action
+
+
+def _refusal(state: Go500State, seat: int, action: Any) -> BreaksRule:
+    """The sentence for an action `legal` does not list, naming the rule it breaks."""
+    if state.phase == "qualifying":
+        return BreaksRule("Qualifying is one roll of the five Track Dice: roll.", "G-QUALIFY")
+    turn = state.turns[seat]
+    assert turn is not None
+    if turn.stage == "roll":
+        return BreaksRule(
+            "Every turn starts with a roll of all the dice; roll first.", "G-AUTO-DECISION"
+        )
+    if turn.stage == "paint":
+        if not isinstance(action, ChoosePaintTarget):
+            return BreaksRule(
+                "Choose the driver to trade paint with before anything else.", "G-TRADIN-PAINT"
+            )
+        names = ", ".join(f"seat {d + 1}" for d in turn.paint_candidates)
+        return BreaksRule(
+            f"You can trade paint only with a driver still racing: {names}.", "G-TRADIN-PAINT"
+        )
+    if isinstance(action, SaveAndRoll):
+        return save_refusal(turn, action.dice)
+    if isinstance(action, Roll):
+        return BreaksRule(
+            "On a green flag choose dice to save (maybe none) and roll, or stop.", "G-GREEN"
+        )
+    return BreaksRule("There is no paint to trade now.", "G-TRADIN-PAINT")
+
+
+def save_refusal(turn: TurnState, dice: Sequence[str]) -> BreaksRule:
+    """G-SAVE: why saving ``dice`` is refused on this green flag (the save is not legal).
+
+    A legal save is a subset of the unsaved in-play dice that leaves at least one die to roll;
+    screens ask `legal` (or submit and show this sentence) rather than restating it.
+    """
     chosen: list[int] = []
-    for die in action.dice:
+    for die in dice:
         i = DIE_INDEX.get(die)
         if i is None:
-            known = ", ".join(DIE_IDS[1:])
-            raise BreaksRule(f"There is no die {die!r} to save; the dice are {known}.", "G-SAVE")
-        if i == 0:
-            raise BreaksRule("The Flag Die is rolled every time; it cannot be saved.", "G-SAVE")
+            known = ", ".join(DIE_IDS[i] for i in RACING_DICE)
+            return BreaksRule(f"There is no die {die!r} to save; the dice are {known}.", "G-SAVE")
+        if i == FLAG_DIE:
+            return BreaksRule("The Flag Die is rolled every time; it cannot be saved.", "G-SAVE")
         if i in chosen:
-            raise BreaksRule(f"{die} is named twice.", "G-SAVE")
+            return BreaksRule(f"{die} is named twice.", "G-SAVE")
         if turn.removed[i]:
-            rule = "G-FLAT" if i == 6 and turn.faces[6] is not None else "G-CHAOS"
-            raise BreaksRule(f"{die} is out of play for the rest of this turn.", rule)
+            rule = "G-FLAT" if i == POWER_DIE and turn.faces[POWER_DIE] is not None else "G-CHAOS"
+            return BreaksRule(f"{die} is out of play for the rest of this turn.", rule)
         if turn.saved[i]:
-            raise BreaksRule(f"{die} is already saved.", "G-SAVE")
+            return BreaksRule(f"{die} is already saved.", "G-SAVE")
         if turn.lost[i]:
-            raise BreaksRule(
+            return BreaksRule(
                 f"{die} came off the track (Lost Wheel) and must be rolled again.", "G-CHAOS"
             )
         chosen.append(i)
-    if len(_rollable(turn)) - len(chosen) < 1:
-        raise BreaksRule(
-            "You must leave at least one die to roll; stop instead to keep them all.", "G-SAVE"
-        )
-    return sorted(chosen)
+    return BreaksRule(
+        "You must leave at least one die to roll; stop instead to keep them all.", "G-SAVE"
+    )

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from core.analysis import Settings, analyse, check_identity
 from core.cthulhu500 import GAME
-from core.cthulhu500 import events as ev
 from core.cthulhu500.analysis import (
     PASS,
     STANDING,
@@ -18,8 +17,8 @@ from core.cthulhu500.analysis import (
     tie_row,
     value_options,
 )
-from core.cthulhu500.fold import view
-from core.cthulhu500.model import HIDDEN, DActions
+from core.cthulhu500.model import HIDDEN, DActions, PassResolved
+from core.cthulhu500.views import view
 from core.game import Seat, Table
 from core.rng import Pcg32
 from replays.analysis import analyse_replay, to_json
@@ -50,7 +49,7 @@ def test_every_pass_test_is_found_and_luck_sums_to_the_identity(seed):
     a = analyse(
         "cthulhu500", GAME.new_state(t.config, 3), t.history, t.names, Settings(rollouts=1), 0
     )
-    resolved = [e for s in t.history for e in s.events if isinstance(e, ev.PassResolved)]
+    resolved = [e for s in t.history for e in s.events if isinstance(e, PassResolved)]
     assert len(a.chances) == len(resolved) > 0
     for node, event in zip(a.chances, resolved, strict=True):
         assert sum(o.value for o in node.outcomes) == pytest.approx(100, abs=1e-4)

@@ -8,9 +8,10 @@ from typing import Any
 from msgspec.structs import replace
 
 from core.champions import rules
+from core.champions.config import ChampionsConfig
 from core.champions.data import COMPONENTS, card_by_code
 from core.champions.fold import evolve
-from core.champions.model import ChampionsConfig, ChampionsState
+from core.champions.model import ChampionsState
 from core.rng import fisher_yates_draws
 
 BLACK, BLUE, RED, GREEN, YELLOW, FLAG = range(6)

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 from core.champions import GAME
+from core.champions.config import ChampionsConfig
 from core.champions.model import (
     CardDrawn,
-    ChampionsConfig,
     Event,
     SponsorDealt,
 )
@@ -114,7 +114,7 @@ def test_prompt_and_distinct_action_labels_for_every_decision():
         text = prompt(table.state)
         assert text.endswith(".")
         prompts.add(text.split(" ")[0])
-        labels = [action_label(a) for a in table.legal(seat)]
+        labels = [action_label(a, table.state) for a in table.legal(seat)]
         assert len(set(labels)) == len(labels), labels
         table.submit(seat, table.bot_action(seat))
     assert prompt(table.state) == ""

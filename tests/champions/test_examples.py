@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from core.champions.config import ChampionsConfig
 from core.champions.model import (
     CarBlocked,
     CardDrawn,
@@ -15,7 +16,6 @@ from core.champions.model import (
     CarMoved,
     CarTurnedBackwards,
     CarTurnedForward,
-    ChampionsConfig,
     ChooseDestination,
     ChooseDice,
     ChooseTargets,

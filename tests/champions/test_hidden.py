@@ -7,10 +7,10 @@ import msgspec
 import pytest
 
 from core.champions import GAME
+from core.champions.config import ChampionsConfig
 from core.champions.data import COMPONENTS
 from core.champions.model import (
     CardDrawn,
-    ChampionsConfig,
     DeckShuffled,
     SponsorDealt,
     SponsorsRevealed,

@@ -12,11 +12,11 @@ import pytest
 from msgspec.structs import replace
 
 from core.champions import GAME, rules
+from core.champions.config import ChampionsConfig
 from core.champions.data import COMPONENTS
 from core.champions.model import (
     CarBlocked,
     CarFinished,
-    ChampionsConfig,
     ChampionsState,
     ChooseDestination,
     ChooseDice,

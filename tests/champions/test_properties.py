@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.champions import GAME
+from core.champions.config import ChampionsConfig
 from core.champions.data import COMPONENTS
-from core.champions.model import CarBlocked, CarMoved, ChampionsConfig, ChampionsState
+from core.champions.model import CarBlocked, CarMoved, ChampionsState
 from core.champions.track import can_step
 from core.game import Seat, Table
 

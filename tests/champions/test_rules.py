@@ -6,6 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from core.champions import GAME, rules
+from core.champions.config import ChampionsConfig, check_config
 from core.champions.data import COMPONENTS
 from core.champions.fold import evolve
 from core.champions.model import (
@@ -15,7 +16,6 @@ from core.champions.model import (
     CarMoved,
     CarOwned,
     CarTurnedBackwards,
-    ChampionsConfig,
     ChooseCar,
     ChooseCrashNeighbour,
     ChooseDestination,
@@ -88,7 +88,7 @@ def test_n_chance_a_roll_is_five_draws_d1_first_and_a_shift_five_more():
 def test_n_players_one_to_five_seats_and_solo_plays_every_turn():
     """N-PLAYERS: 1–5 seats; a solo player takes every turn and gets a bonus Sponsor."""
     with pytest.raises(ConfigError):
-        rules.check_config(ChampionsConfig(), 6)
+        check_config(ChampionsConfig(), 6)
     table = Table(
         GAME, ChampionsConfig(car_assignment="random"), [Seat(name="solo", bot="random")], 5
     )
@@ -113,9 +113,9 @@ def test_n_five_cars_black_and_blue_choice():
     assert [c.number for c in state.cars] == [22, 88, 24, 18, 81]
     assert state.cars[BLACK].driver == "Ward Burton"
     with pytest.raises(ConfigError, match="black car"):
-        rules.check_config(ChampionsConfig(black_car=31), 3)
+        check_config(ChampionsConfig(black_car=31), 3)
     with pytest.raises(ConfigError, match="blue car"):
-        rules.check_config(ChampionsConfig(blue_car=3), 3)
+        check_config(ChampionsConfig(blue_car=3), 3)
 
 
 def test_n_car_choice_in_seat_order_different_cars_last_is_automatic():

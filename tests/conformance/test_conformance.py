@@ -27,7 +27,7 @@ MAX_STEPS = 5000
 
 
 def seats_for(game, n: int) -> list[Seat]:
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     return [Seat(name=f"P{i + 1}", bot=bot) for i in range(n)]
 
 
@@ -157,7 +157,7 @@ sys.path.insert(0, {root!r})
 from tests.conformance.conftest import GAMES
 from core.game import Table, Seat
 game = GAMES[{gid!r}]
-bot = next(iter(game.bots))
+bot = game.default_bot
 digest = hashlib.sha256()
 for seed in (1, 2, 3):
     t = Table(game, game.default_config(), [Seat(name=f"P{{i}}", bot=bot) for i in range({n})], seed)

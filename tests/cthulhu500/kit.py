@@ -7,10 +7,11 @@ from typing import Any
 
 import msgspec
 
-from core.cthulhu500 import engine
-from core.cthulhu500.cards import DECK_IDS
+from core.cthulhu500.config import Config
+from core.cthulhu500.data import DECK_IDS
 from core.cthulhu500.fold import evolve
-from core.cthulhu500.model import Config, DActions, State, Vehicle
+from core.cthulhu500.model import DActions, State, Vehicle
+from core.cthulhu500.rules import engine
 from core.rng import ScriptedChance
 
 FE, VM, CAR, CH, SCV, TRUCK, OL, PU = 1, 3, 5, 7, 9, 11, 13, 15

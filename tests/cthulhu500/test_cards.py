@@ -7,19 +7,24 @@ from pathlib import Path
 
 import pytest
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.actions import (
+from core.cthulhu500.data import CARDS, DataError, load_cards
+from core.cthulhu500.model import (
     AttemptPass,
+    DActions,
+    DDiscard,
     Discard,
     EndActions,
+    Passed,
+    PassResolved,
     PlayAction,
+    RepairRolled,
     SponsorDiscard,
+    TDrawPhase,
+    TEndTurn,
 )
-from core.cthulhu500.cards import CARDS, DeckError, load_cards
-from core.cthulhu500.model import DActions, DDiscard, TDrawPhase, TEndTurn
 from tests.cthulhu500.kit import CH, FE, OL, PU, SCV, Run, d, race
 
-DATA = Path(__file__).resolve().parents[2] / "core" / "cthulhu500" / "cards.json"
+DATA = Path(__file__).resolve().parents[2] / "core" / "cthulhu500" / "data" / "cards.json"
 TURN = (TEndTurn(0), TDrawPhase(0), DDiscard(0), DActions(0))
 
 
@@ -56,7 +61,7 @@ def test_deck_mix_matches_the_box():
 def test_bad_card_data_is_refused_with_a_sentence(change, message):
     data = json.loads(DATA.read_text())
     change(data)
-    with pytest.raises(DeckError, match=message):
+    with pytest.raises(DataError, match=message):
         load_cards(json.dumps(data).encode())
 
 
@@ -71,10 +76,10 @@ def test_vehicle_speed_sides(marker, spec, damaged):
     r = Run(race(marker, OL, pack=(1, 0), active=0, damaged=(0,) if damaged else ()))
     r.act(0, AttemptPass(), d(1, 6))
     if r.pending() == (0,) and marker == 5:  # Car of Cthulhu: re-roll asked
-        from core.cthulhu500.actions import KeepRoll
+        from core.cthulhu500.model import KeepRoll
 
         r.act(0, KeepRoll())
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert res.attacker_total == 1 + (spec.speed_damaged if damaged else spec.speed)
 
 
@@ -83,7 +88,7 @@ def test_vehicle_complexity_and_rush_job(marker, spec):
     """Rush Job: a repair test now; Complexity is the target."""
     r = Run(race(marker, OL, active=0, damaged=(0,), hands={0: (75,)}))
     r.act(0, PlayAction(card=75), d(6))
-    roll = r.of(ev.RepairRolled)[0]
+    roll = r.of(RepairRolled)[0]
     assert roll.need == spec.complexity
     assert roll.success == (spec.complexity <= 6)
     assert r.damaged(0) == (spec.complexity > 6)
@@ -98,14 +103,14 @@ CREW = sorted(c for c in CARDS if CARDS[c].type == "crew")
 def test_crew_drive_counts_only_as_driver(cid):
     r = Run(race(SCV, OL, pack=(1, 0), active=0, driver={0: cid}))
     r.act(0, AttemptPass(), d(1, 6))
-    assert r.of(ev.PassResolved)[0].attacker_total == 1 + 2 + CARDS[cid].drive
+    assert r.of(PassResolved)[0].attacker_total == 1 + 2 + CARDS[cid].drive
 
 
 @pytest.mark.parametrize("cid", CREW, ids=[CARDS[c].name for c in CREW])
 def test_crew_fixit_counts_only_in_the_pit_crew(cid):
     r = Run(race(FE, OL, active=0, damaged=(0,), hands={0: (75,)}, crew={0: (cid,)}))
     r.act(0, PlayAction(card=75), d(1))
-    assert r.of(ev.RepairRolled)[0].total == 1 + CARDS[cid].fixit
+    assert r.of(RepairRolled)[0].total == 1 + CARDS[cid].fixit
 
 
 # --------------------------------------------------------------------------- mods and tires
@@ -123,11 +128,11 @@ def test_equipment_attack_and_defence(cid):
     kw = {"mods": {0: (cid,)}} if spec.type == "mod" else {"tires": {0: cid}}
     attack = Run(race(SCV, OL, pack=(1, 0), active=0, **kw))
     attack.act(0, AttemptPass(), d(1, 6))
-    assert attack.of(ev.PassResolved)[0].attacker_total == 1 + 2 + spec.atk
+    assert attack.of(PassResolved)[0].attacker_total == 1 + 2 + spec.atk
     kw = {"mods": {1: (cid,)}} if spec.type == "mod" else {"tires": {1: cid}}
     defend = Run(race(SCV, OL, pack=(1, 0), active=0, **kw))
     defend.act(0, AttemptPass(), d(6, 1))
-    assert defend.of(ev.PassResolved)[0].defender_total == 1 + 2 + spec.def_
+    assert defend.of(PassResolved)[0].defender_total == 1 + 2 + spec.def_
 
 
 @pytest.mark.parametrize(("cid", "bonus"), [(47, 2), (50, 1)])
@@ -135,7 +140,7 @@ def test_repair_bonus_mods(cid, bonus):
     """Non-Euclidean Toolbox +2, Sponsor: Yuggoth Oil +1 to repair tests."""
     r = Run(race(FE, OL, active=0, damaged=(0,), hands={0: (75,)}, mods={0: (cid,)}))
     r.act(0, PlayAction(card=75), d(4))
-    assert r.of(ev.RepairRolled)[0].total == 4 + bonus
+    assert r.of(RepairRolled)[0].total == 4 + bonus
 
 
 def test_spikey_bits_damages_the_passer():
@@ -189,7 +194,7 @@ def test_nitrous_injection_adds_up_and_lapses():
     r.act(0, PlayAction(card=67))
     r.act(0, PlayAction(card=68))
     r.act(0, AttemptPass(), d(1, 6))
-    assert r.of(ev.PassResolved)[0].attacker_total == 1 + 2 + 6
+    assert r.of(PassResolved)[0].attacker_total == 1 + 2 + 6
     assert r.state.nitrous == 0
 
 
@@ -221,7 +226,7 @@ def test_shrivelling_damages_ahead_then_behind():
     r.act(2, PlayAction(card=81, target_seat=1, to_seat=3))
     assert r.pack == (0, 2, 1, 3)  # the damaged one ahead is passed with no test
     assert r.damaged(3)
-    assert not r.of(ev.Passed)
+    assert not r.of(Passed)
 
 
 def test_gate_swaps_with_the_vehicle_two_ahead():

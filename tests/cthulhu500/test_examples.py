@@ -2,31 +2,39 @@
 
 from __future__ import annotations
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.actions import (
+from core.cthulhu500.config import Config
+from core.cthulhu500.describe import describe
+from core.cthulhu500.fold import evolve
+from core.cthulhu500.model import (
     AttemptPass,
+    CardDrawn,
+    ChainResolved,
+    CheckeredFlagDrawn,
     ChooseContagionTarget,
+    Contagion,
+    ContagionEnded,
+    DActions,
+    DamageMove,
+    DDiscard,
+    DeckReshuffled,
     DeclineFreeTest,
     Discard,
     EndActions,
+    PackTieRolled,
+    PassCancelled,
+    Passed,
     PassReaction,
+    PassResolved,
     PitStop,
     PlayAction,
     PlayReaction,
     SetupDiscard,
     TakeFreeTest,
-)
-from core.cthulhu500.describe import describe
-from core.cthulhu500.engine import ranking, setup
-from core.cthulhu500.fold import evolve
-from core.cthulhu500.model import (
-    Config,
-    Contagion,
-    DActions,
-    DDiscard,
     TDrawPhase,
     TEndTurn,
+    TurnStarted,
 )
+from core.cthulhu500.rules.engine import ranking, setup
 from core.rng import ScriptedChance
 from tests.cthulhu500.kit import CH, FE, OL, PU, SCV, Run, d, race
 
@@ -35,8 +43,8 @@ def test_example_1_c_lap_c_rank_leader_passes_the_rear():
     """C-LAP, C-RANK."""
     r = Run(race(FE, OL, PU, active=0))
     r.act(0, AttemptPass(), d(2, 3))
-    assert r.of(ev.PassResolved)[0].attacker_total == 6
-    assert r.of(ev.PassResolved)[0].defender_total == 5
+    assert r.of(PassResolved)[0].attacker_total == 6
+    assert r.of(PassResolved)[0].defender_total == 5
     assert r.laps(0) == 1
     assert r.pack == (1, 0, 2)
     assert ranking(r.state) == (0, 1, 2)
@@ -77,7 +85,7 @@ def test_example_4_c_pass_tie_attacker_damaged_follower_moves_ahead_of_both():
     assert r.pack == (0, 3, 1, 2)
     # The log says who moved which way: the follower moved *up* past both.
     names = ["Ann", "Bob", "Cy", "Dee"]
-    lines = [describe(e, names) for e in r.of(ev.DamageMove)]
+    lines = [describe(e, names) for e in r.of(DamageMove)]
     assert lines == [
         "Dee moves up past Cy: they swap places.",
         "Dee moves up past Bob: they swap places.",
@@ -89,7 +97,7 @@ def test_example_5_c_damage_again_spikey_bits_over_the_seam():
     r = Run(race(FE, OL, PU, active=0, damaged=(0,), laps={0: 2}, mods={2: (37,)}))
     r.act(0, AttemptPass(), d(6, 1))
     assert r.laps(0) == 3
-    assert [e.pack for e in r.of(ev.Passed)] == [(1, 0, 2)]
+    assert [e.pack for e in r.of(Passed)] == [(1, 0, 2)]
     assert r.pack == (1, 2, 0)
     assert ranking(r.state) == (0, 1, 2)
 
@@ -98,7 +106,7 @@ def test_example_5_variant_c_seam_blocked_and_circle():
     """C-SEAM."""
     blocked = Run(race(FE, OL, PU, pack=(1, 0, 2), active=0, damaged=(2,), hands={0: (79,)}))
     blocked.act(0, PlayAction(card=79, target_seat=2))
-    assert blocked.of(ev.DamageMove)[0].outcome == "seam_blocked"
+    assert blocked.of(DamageMove)[0].outcome == "seam_blocked"
     assert blocked.pack == (1, 0, 2)
     circle = Run(
         race(
@@ -132,7 +140,7 @@ def test_example_6_c_chain_c_react_window_ia_ia_chain():
         asked.append(r.pending())
         r.act(seat, answer)
     assert asked == [(0,), (1,), (0,), (1,), (0,)]
-    assert r.of(ev.ChainResolved)[0].cancelled == (False, True, False)
+    assert r.of(ChainResolved)[0].cancelled == (False, True, False)
     assert r.damaged(1)
     assert set(r.state.discard) >= {79, 86, 88}
     assert r.state.in_play == ()
@@ -161,7 +169,7 @@ def test_example_7c_rear_attacker_damaged_nothing_moves():
     r = Run(race(FE, OL, PU, active=2, damaged=(2,)))
     r.act(2, AttemptPass(), d(5, 3))
     assert r.damaged(1)
-    assert [e.outcome for e in r.of(ev.DamageMove)] == ["seam_blocked", "not_adjacent"]
+    assert [e.outcome for e in r.of(DamageMove)] == ["seam_blocked", "not_adjacent"]
     assert r.pack == (0, 1, 2)
 
 
@@ -201,7 +209,7 @@ def test_example_9_c_free_pass_drafting_follow_up():
     assert r.pack == (0, 2, 1, 3)
     assert r.legal(2) == [TakeFreeTest(), DeclineFreeTest()]
     r.act(2, TakeFreeTest(), d(2, 4))
-    total = r.of(ev.PassResolved)[-1]
+    total = r.of(PassResolved)[-1]
     assert (total.attacker_total, total.defender_total) == (4, 7)
     assert r.pack == (0, 2, 1, 3)
     assert r.state.actions_left == 1
@@ -212,7 +220,7 @@ def test_example_9_black_flag_cancels_and_no_follow_up():
     r.act(2, PlayAction(card=64), d(6, 1))
     assert r.pending() == (1,)
     r.act(1, PlayReaction(103))
-    assert r.of(ev.PassCancelled)
+    assert r.of(PassCancelled)
     assert r.pack == (0, 1, 2, 3)
     assert isinstance(r.state.stack[-1], DActions)
 
@@ -251,7 +259,7 @@ def test_example_10_c_contagion_gremlins_jumps_and_ends_at_the_caster():
     assert 38 in r.state.discard
     assert r.state.contagions == ()
     assert 63 in r.state.discard
-    assert r.of(ev.ContagionEnded)[0].reason == "caster"
+    assert r.of(ContagionEnded)[0].reason == "caster"
 
 
 def test_example_11_c_pack_order_c_chance_ties_by_dice():
@@ -266,7 +274,7 @@ def test_example_11_c_pack_order_c_chance_ties_by_dice():
         pick = next(a for a in state.legal(seat) if len(a.cards) == discards[seat])
         assert isinstance(pick, SetupDiscard)
         state.act(seat, pick, d(2, 5, 4, 4, 1, 6) if seat == 3 else ())
-    assert [(e.seat, e.value) for e in state.of(ev.PackTieRolled)] == [
+    assert [(e.seat, e.value) for e in state.of(PackTieRolled)] == [
         (0, 2),
         (2, 5),
         (1, 4),
@@ -280,7 +288,7 @@ def test_example_11_c_pack_order_c_chance_ties_by_dice():
 
 
 def _fold(events):
-    from core.cthulhu500.engine import new_state
+    from core.cthulhu500.rules.engine import new_state
 
     s = new_state(Config(), 4)
     for e in events:
@@ -302,7 +310,7 @@ def test_example_12_c_equip_cap_caps_attack_and_defence():
         )
     )
     r.act(0, AttemptPass(), d(1, 4))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert (res.attacker_total, res.defender_total, res.outcome) == (12, 13, "lose")
     assert r.pack == (1, 0)
 
@@ -322,9 +330,9 @@ def test_example_13_c_reshuffle_c_checkered_flag_flag_as_second_draw():
         )
     )
     r.act(0, Discard(()), [0, 3, 2, 1])
-    assert [e.card for e in r.of(ev.CardDrawn)] == [67]
-    assert r.of(ev.DeckReshuffled)[0].order == (110, 70, 92, 96, 31)
-    assert r.of(ev.CheckeredFlagDrawn)
+    assert [e.card for e in r.of(CardDrawn)] == [67]
+    assert r.of(DeckReshuffled)[0].order == (110, 70, 92, 96, 31)
+    assert r.of(CheckeredFlagDrawn)
     assert r.state.over
-    assert not r.of(ev.TurnStarted)
+    assert not r.of(TurnStarted)
     assert r.pending() == ()

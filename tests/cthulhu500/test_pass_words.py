@@ -5,10 +5,9 @@ Rule IDs: C-PASS-TEST, C-EQUIP-CAP, C-PIT-FREE-TEST."""
 
 from __future__ import annotations
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.actions import AttemptPass, PitStop, PlayReaction
 from core.cthulhu500.describe import decision_text, describe
-from core.cthulhu500.passing import side_total
+from core.cthulhu500.model import AttemptPass, PassResolved, PitStop, PlayReaction
+from core.cthulhu500.rules.passing import side_total
 from tests.cthulhu500.kit import CAR, FE, OL, PU, Run, d, race
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -27,7 +26,7 @@ def test_c_equip_cap_the_sentence_itemises_both_sides_and_shows_the_cap():
         )
     )
     r.act(0, AttemptPass(), d(1, 4))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert res.attacker_side is not None
     assert res.defender_side is not None
     assert side_total(res.attacker_side) == res.attacker_total == 12
@@ -48,7 +47,7 @@ def test_c_pass_test_each_bonus_card_is_named_with_its_value_on_its_side():
     r.act(0, AttemptPass())
     r.act(0, PlayReaction(96))
     r.act(1, PlayReaction(92), d(3, 3))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     words = describe(res, NAMES)
     assert words is not None
     att, dfd = words.split(" vs ")

@@ -9,9 +9,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core import registry
-from core.cthulhu500 import events as ev
-from core.cthulhu500.fold import redact
-from core.cthulhu500.model import HIDDEN, State
+from core.cthulhu500.model import (
+    HIDDEN,
+    CardDealt,
+    CardDrawn,
+    CardTakenFromDiscard,
+    DeckReshuffled,
+    DeckShuffled,
+    SetupDiscardChosen,
+    State,
+)
+from core.cthulhu500.views import redact
 from core.game import Seat, Table
 
 GAME = registry.get("cthulhu500")
@@ -86,7 +94,7 @@ def test_redacted_streams_never_show_hands_or_the_deck_order():
         t = table(seed, n)
         t.run_bots()
         setup_events = t.history[0].events
-        order = next(e.order for e in setup_events if isinstance(e, ev.DeckShuffled))
+        order = next(e.order for e in setup_events if isinstance(e, DeckShuffled))
         for viewer in [None, *range(n)]:
             seen = [redact(e, viewer) for step in t.history for e in step.events]
             blob = msgspec.json.encode(seen)
@@ -94,13 +102,13 @@ def test_redacted_streams_never_show_hands_or_the_deck_order():
             for i in range(len(order) - 2):
                 assert msgspec.json.encode(list(order[i : i + 3]))[1:-1] not in blob
             for e in seen:
-                if isinstance(e, (ev.DeckShuffled, ev.DeckReshuffled)):
+                if isinstance(e, (DeckShuffled, DeckReshuffled)):
                     assert e.order is None
-                if isinstance(e, (ev.CardDealt, ev.CardDrawn)) and e.seat != viewer:
+                if isinstance(e, (CardDealt, CardDrawn)) and e.seat != viewer:
                     assert e.card is None
-                if isinstance(e, ev.SetupDiscardChosen) and e.seat != viewer:
+                if isinstance(e, SetupDiscardChosen) and e.seat != viewer:
                     assert e.cards is None
-                if isinstance(e, ev.CardTakenFromDiscard) and e.seat != viewer:
+                if isinstance(e, CardTakenFromDiscard) and e.seat != viewer:
                     assert e.hand_card is None
             # no id of another seat's dealt hand appears anywhere in the setup as this viewer sees it
             setup_seen = msgspec.to_builtins([redact(e, viewer) for e in setup_events])
@@ -110,7 +118,7 @@ def test_redacted_streams_never_show_hands_or_the_deck_order():
                     dealt = {
                         e.card
                         for e in setup_events
-                        if isinstance(e, ev.CardDealt) and e.seat == seat
+                        if isinstance(e, CardDealt) and e.seat == seat
                     }
                     assert not dealt & shown, (seat, viewer)
             final = GAME.view(t.state, viewer)
@@ -139,11 +147,11 @@ def test_describe_never_names_a_hidden_card():
     names = t.names
     for step in t.history:
         for e in step.events:
-            if isinstance(e, (ev.CardDealt, ev.CardDrawn)):
+            if isinstance(e, (CardDealt, CardDrawn)):
                 hidden = GAME.describe(redact(e, (e.seat + 1) % 3), names)
                 assert (
                     hidden
-                    == f"{names[e.seat]} {'is dealt' if isinstance(e, ev.CardDealt) else 'draws'} a card."
+                    == f"{names[e.seat]} {'is dealt' if isinstance(e, CardDealt) else 'draws'} a card."
                 )
                 assert GAME.describe(e, names) != hidden
     lines = [GAME.describe(e, names) for s in t.history for e in s.events]
@@ -178,7 +186,7 @@ def test_views_are_redacted_folds_under_every_option_set():
 
 
 def test_every_legal_action_and_decision_has_words():
-    from core.cthulhu500.describe import action_text, decision_text
+    from core.cthulhu500.describe import action_text, decision_text, prompt_text
 
     t = table(21, 4, ("shrewd", "random"), reaction_prompt="everyone", promo_flag=True)
     labels: set[str] = set()
@@ -187,11 +195,12 @@ def test_every_legal_action_and_decision_has_words():
         view = GAME.view(t.state, seat)
         assert decision_text(view, seat, t.names)
         assert decision_text(GAME.view(t.state, None), None, t.names)
+        assert prompt_text(view, t.names) != "Your move"
         for action in t.legal(seat):
-            label = action_text(action, t.names)
+            label = action_text(action, t.names, view)
             assert label
             assert "Struct" not in label
             labels.add(label.split()[0])
         t.submit(seat, t.bot_action(seat))
-    assert {"Attempt", "Pass", "Discard", "End"} <= labels
+    assert {"Try", "No", "Discard", "End"} <= labels  # a pass, no reaction, discards, end
     assert decision_text(GAME.view(t.state, 0), 0, t.names) == "The race is over."

@@ -4,38 +4,49 @@ from __future__ import annotations
 
 import pytest
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.actions import (
+from core.cthulhu500.config import Config
+from core.cthulhu500.data import DECK_IDS
+from core.cthulhu500.fold import evolve
+from core.cthulhu500.model import (
     AddCrew,
     AttemptPass,
+    CardDealt,
+    CardDrawn,
+    CardTakenFromDiscard,
+    ChainResolved,
     ChooseVehicle,
+    DActions,
+    DamageMove,
+    DDiscard,
+    DeckReshuffled,
     DeclineFreeTest,
+    DieRerolled,
     Discard,
     DrawCount,
+    DWindow,
+    EffectFizzled,
     EndActions,
     KeepRoll,
+    PassCancelled,
+    PassDiceRolled,
     PassReaction,
+    PassResolved,
     PitChoice,
     PitStop,
     PlayAction,
     PlayReaction,
+    RaceEnded,
+    RepairRolled,
     Reroll,
     SetupDiscard,
+    SetupDiscardChosen,
     TakeFreeTest,
-    UseFlag,
-)
-from core.cthulhu500.board import ahead, behind, dmove_line, pass_line
-from core.cthulhu500.cards import DECK_IDS
-from core.cthulhu500.engine import new_state, ranking, setup
-from core.cthulhu500.fold import evolve
-from core.cthulhu500.model import (
-    Config,
-    DActions,
-    DDiscard,
-    DWindow,
     TDrawPhase,
     TEndTurn,
+    UseFlag,
 )
+from core.cthulhu500.rules.board import ahead, behind, dmove_line, pass_line
+from core.cthulhu500.rules.engine import new_state, ranking, setup
 from core.game import BreaksRule, NotYourTurn
 from core.rng import ScriptedChance, fisher_yates_draws, shuffled
 from tests.cthulhu500.kit import CAR, CH, FE, OL, PU, SCV, TRUCK, VM, Run, d, race
@@ -88,20 +99,20 @@ def test_chance_deck_shuffle_and_deal_round_by_round():
     assert state.hands[1] == tuple(sorted(order[1:15:3]))
     assert state.discard == (110,)
     assert state.draw_size == 93 - 15
-    dealt = [e for e in events if isinstance(e, ev.CardDealt)]
+    dealt = [e for e in events if isinstance(e, CardDealt)]
     assert [e.seat for e in dealt[:4]] == [0, 1, 2, 0]
 
 
 def test_pack_order_most_discards_lead_and_the_setup_discard_is_secret():
     """C-PACK-ORDER: commit then reveal; other seats see no cards until the reveal."""
-    from core.cthulhu500.fold import redact, view
+    from core.cthulhu500.views import redact, view
 
     events = setup(Config(), 2, ScriptedChance([0] * 99))
     r = Run(fold(Config(), 2, events))
     assert r.pending() == (0, 1)
     pick = next(a for a in r.legal(1) if len(a.cards) == 2)
     r.act(1, pick)
-    chosen = r.of(ev.SetupDiscardChosen)[0]
+    chosen = r.of(SetupDiscardChosen)[0]
     assert redact(chosen, 0).cards is None
     assert view(r.state, 0).setup_choice[1] is None
     assert r.pending() == (0,)
@@ -150,7 +161,7 @@ def test_draw_respects_hand_limit_and_it_only_caps_drawing():
     r = Run(race(FE, OL, active=0, hands={0: hand}, stack=TURN[:-1], draw=(23, 24)))
     r.act(0, Discard(()))
     assert r.state.hands[0] == hand
-    assert not r.of(ev.CardDrawn)
+    assert not r.of(CardDrawn)
     r2 = Run(race(FE, OL, active=0, hands={0: (17, 18, 19, 20)}, stack=TURN[:-1], draw=(23, 24)))
     r2.act(0, Discard(()))
     assert len(r2.state.hands[0]) == 5
@@ -183,7 +194,7 @@ def test_round_limit_ends_after_the_last_turn():
     )
     r.act(1, EndActions())
     assert r.state.over
-    assert r.of(ev.RaceEnded)[0].reason == "round_limit"
+    assert r.of(RaceEnded)[0].reason == "round_limit"
 
 
 def test_rank_laps_then_pack_position():
@@ -225,7 +236,7 @@ def test_damage_again_midpack_is_passed_by_the_vehicle_behind():
     r = Run(race(FE, OL, PU, active=0, damaged=(1,), hands={0: (80,)}))
     r.act(0, PlayAction(card=80, target_seat=1))
     assert r.pack == (0, 2, 1)
-    assert r.of(ev.DamageMove)[0].outcome == "swap"
+    assert r.of(DamageMove)[0].outcome == "swap"
 
 
 # --------------------------------------------------------------------------- passing
@@ -235,7 +246,7 @@ def test_pass_test_totals_speed_drive_and_damaged_speed():
     """C-PASS-TEST, C-NO-DRIVER: d6 + current Speed + Drive (0 without a driver)."""
     r = Run(race(VM, CH, pack=(1, 0), active=0, damaged=(0,), driver={1: 18}))
     r.act(0, AttemptPass(), d(5, 2))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert (res.attacker_total, res.defender_total) == (5 + 2, 2 + 3 + 2)
     assert res.outcome == "tie"
 
@@ -248,7 +259,7 @@ def test_slingshot_and_hold_the_line_add_in_the_try_window():
     r.act(0, PlayReaction(96))
     assert r.pending() == (1,)
     r.act(1, PlayReaction(92), d(3, 3))  # nobody holds more: the window closes, dice roll
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert (res.attacker_total, res.defender_total) == (3 + 4 + 2, 3 + 2 + 2)
 
 
@@ -257,7 +268,7 @@ def test_slingshot_bonus_counts():
     r = Run(race(FE, OL, pack=(1, 0), active=0, hands={0: (96,)}))
     r.act(0, AttemptPass())
     r.act(0, PlayReaction(96), d(1, 1))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert (res.attacker_total, res.defender_total) == (1 + 4 + 2, 1 + 2)
 
 
@@ -266,7 +277,7 @@ def test_hold_the_line_bonus_counts():
     r = Run(race(OL, FE, pack=(1, 0), active=0, hands={1: (92,)}))
     r.act(0, AttemptPass())
     r.act(1, PlayReaction(92), d(3, 1))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert (res.attacker_total, res.defender_total) == (3 + 2, 1 + 4 + 2)
     assert res.outcome == "lose"
 
@@ -277,9 +288,9 @@ def test_car_of_cthulhu_reroll_is_always_asked():
     r.act(0, AttemptPass(), d(1, 6))
     assert r.legal(0) == [Reroll(), KeepRoll()]
     r.act(0, Reroll(), d(6))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert res.attacker_total == 6 + 3
-    assert r.of(ev.DieRerolled)[0].old == 1
+    assert r.of(DieRerolled)[0].old == 1
     keep = Run(race(OL, CAR, pack=(1, 0), active=0))
     keep.act(0, AttemptPass(), d(6, 1))
     assert keep.pending() == (1,)
@@ -309,7 +320,7 @@ def test_auto_pass_dreamlands_shortcut_rolls_nothing():
     """C-AUTO-PASS: Dreamlands Shortcut passes the vehicle ahead with no roll; the leader laps."""
     r = Run(race(FE, OL, PU, active=0, hands={0: (60,)}))
     r.act(0, PlayAction(card=60))
-    assert not r.of(ev.PassDiceRolled)
+    assert not r.of(PassDiceRolled)
     assert r.laps(0) == 1
     assert r.pack == (1, 0, 2)
 
@@ -375,7 +386,7 @@ def test_tow_truck_repairs_at_once_and_a_failed_one_may_be_followed():
     assert r.pending() == (1,)
     r.act(1, PlayReaction(106), d(2))
     assert not r.damaged(1)
-    assert [e.success for e in r.of(ev.RepairRolled)] == [False, True]
+    assert [e.success for e in r.of(RepairRolled)] == [False, True]
 
 
 def test_elder_sign_cancels_a_spell_and_cannot_be_cancelled():
@@ -388,7 +399,7 @@ def test_elder_sign_cancels_a_spell_and_cannot_be_cancelled():
     assert r.pending() == (0,)
     assert isinstance(r.state.stack[-1], DActions)
     assert not r.damaged(1)
-    assert r.of(ev.ChainResolved)[0].cancelled == (True, False)
+    assert r.of(ChainResolved)[0].cancelled == (True, False)
 
 
 def test_elder_sign_is_not_playable_on_a_non_spell():
@@ -406,7 +417,7 @@ def test_ia_ia_cancels_a_reaction_card():
     r.act(0, PlayReaction(96))
     assert r.pending() == (1,)
     r.act(1, PlayReaction(86), d(1, 1))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert res.attacker_total == 1 + 4
 
 
@@ -437,8 +448,8 @@ def test_block_the_pit_exit_cancels_the_free_test():
     r.act(0, TakeFreeTest())
     assert r.pending() == (2,)
     r.act(2, PlayReaction(107))
-    assert r.of(ev.PassCancelled)
-    assert not r.of(ev.PassDiceRolled)
+    assert r.of(PassCancelled)
+    assert not r.of(PassDiceRolled)
     assert r.state.vehicles[2].tires == 56
 
 
@@ -469,7 +480,7 @@ def test_pit_free_test_may_be_declined_or_forced():
     assert r.state.vehicles[1].tires == 56
     forced = Run(race(FE, OL, PU, active=1, hands={1: (56,)}, free_test_may_decline=False))
     forced.act(1, PitStop(), d(1, 6))
-    assert forced.of(ev.PassDiceRolled)
+    assert forced.of(PassDiceRolled)
 
 
 def test_pit_mod_with_two_attached_replaces_one():
@@ -518,7 +529,7 @@ def test_repair_d6_plus_fixit_against_complexity():
     r2.act(1, DeclineFreeTest())
     r2.act(0, PitChoice(kind="repair"), d(3))  # 3 + 3 >= 6
     assert not r2.damaged(0)
-    assert r2.of(ev.RepairRolled)[0].need == 6
+    assert r2.of(RepairRolled)[0].need == 6
 
 
 def test_add_crew_into_another_players_pit_crew():
@@ -550,8 +561,8 @@ def test_not_your_turn_is_refused():
 
 def test_fungi_synergy_and_herbert_west_zombies():
     """C-FUNGI: a Fungi with another Fungi +1 Fixit; Herbert West +1 per Zombie."""
-    from core.cthulhu500.board import fixit
     from core.cthulhu500.model import Vehicle
+    from core.cthulhu500.rules.board import fixit
 
     assert fixit(Vehicle(marker=1, crew=(19,))) == 1
     assert fixit(Vehicle(marker=1, crew=(19, 21))) == 1 + 2 + 2
@@ -587,8 +598,8 @@ def test_reshuffle_leaves_contagion_cards_out():
     r.act(0, PlayAction(card=63, target_seat=1, target_card=34))
     assert r.state.contagions[0].card == 63
     r.act(0, EndActions(), [1])
-    assert r.of(ev.DeckReshuffled)[0].order == (34, 110)
-    assert [e.card for e in r.of(ev.CardDrawn)] == [34]
+    assert r.of(DeckReshuffled)[0].order == (34, 110)
+    assert [e.card for e in r.of(CardDrawn)] == [34]
     assert r.state.over
     assert r.state.contagions[0].card == 63
 
@@ -597,7 +608,7 @@ def test_both_damaged_tie_midpack_swaps_them():
     """C-PASS-TIE-BOTH-DAMAGED: two damaged vehicles hit again swap places (no lap)."""
     r = Run(race(CH, OL, SCV, PU, active=2, damaged=(1, 2)))
     r.act(2, AttemptPass(), d(4, 5))
-    assert r.of(ev.PassResolved)[0].outcome == "tie"
+    assert r.of(PassResolved)[0].outcome == "tie"
     assert r.pack == (0, 2, 1, 3)
     assert r.laps(2) == 0
 
@@ -611,7 +622,7 @@ def test_copies_of_a_card_are_one_answer():
 
 def test_pile_label_rounds_unless_exact_counts():
     """§7 hidden information: the draw pile is shown about, unless `exact_pile_counts`."""
-    from core.cthulhu500.board import pile_label
+    from core.cthulhu500.rules.board import pile_label
 
     assert pile_label(race(FE, OL, draw=tuple(range(17, 40)))) == "about 20"
     assert pile_label(race(FE, OL, draw=(17, 18))) == "fewer than 5"
@@ -648,12 +659,12 @@ def test_refusals_name_the_players_mistake():
 
 def test_ruling_scavenged_card_stays_hidden_in_other_views():
     """C-PLAY-ACTION (Scavenge) and §7: hands are owner-only even when the card is known."""
-    from core.cthulhu500.fold import redact, view
     from core.cthulhu500.model import HIDDEN
+    from core.cthulhu500.views import redact, view
 
     r = Run(race(FE, OL, active=0, hands={0: (77,)}, discard=(110, 43)))
     r.act(0, PlayAction(card=77, target_card=43))
-    taken = r.of(ev.CardTakenFromDiscard)[0]
+    taken = r.of(CardTakenFromDiscard)[0]
     assert redact(taken, 1).hand_card is None
     assert redact(taken, 1).card == 43
     assert view(r.state, 1).hands[0] == (HIDDEN,)
@@ -671,7 +682,7 @@ def test_ruling_a_vanished_target_fizzles():
     )
     r = Run(race(FE, OL, active=0, stack=stack))
     r.act(0, DeclineFreeTest())
-    assert r.of(ev.EffectFizzled)[0].card == 71
+    assert r.of(EffectFizzled)[0].card == 71
 
 
 def test_ruling_nitrous_does_not_help_a_defender():
@@ -680,7 +691,7 @@ def test_ruling_nitrous_does_not_help_a_defender():
     r.act(1, PlayAction(card=67))
     r.act(1, PitStop())
     r.act(2, TakeFreeTest(), d(3, 3))
-    res = r.of(ev.PassResolved)[0]
+    res = r.of(PassResolved)[0]
     assert res.defender_total == 3 + 2
     assert res.nitrous == 0
     assert r.state.nitrous == 3

@@ -86,9 +86,9 @@ def _input(data: bytes) -> None:
 
 
 def _cards(data: bytes) -> None:
-    from core.cthulhu500.cards import DeckError, load_cards
+    from core.cthulhu500.data import DataError, load_cards
 
-    with contextlib.suppress(DeckError):
+    with contextlib.suppress(DataError):
         load_cards(data)
 
 

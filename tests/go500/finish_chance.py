@@ -18,7 +18,7 @@ from core.go500.optimal import (
 )
 from core.go500.tables import tables_for
 
-PATH = Path(__file__).resolve().parents[2] / "core" / "go500" / "finish_chance.json"
+PATH = Path(__file__).resolve().parents[2] / "core" / "go500" / "data" / "finish_chance.json"
 CIRCLES = ((25, 50),)
 
 

@@ -206,10 +206,6 @@ async def test_openssh_client_under_tmux_reads_the_lobby(servers, tmp_path):
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must install {', '.join(missing)} (see .ci/run)")
         pytest.skip(f"{', '.join(missing)} not installed")
-    try:
-        import tui.app  # noqa: F401
-    except ImportError:
-        pytest.skip("the Speedway app (tui.app) is not on this branch yet")
     server = servers("--real-app")
     key = tmp_path / "id_test"
     await asyncio.to_thread(

@@ -14,16 +14,12 @@ import subprocess
 import sys
 
 import asyncssh
-import pytest
 from textual.app import ScreenStackError
 
-from core import registry
 from net.hub import Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from net.server import Limits, SpeedwayServer, load_or_create_host_key
 from tests.net.sshclient import T, Term, connect
-
-pytestmark = pytest.mark.skipif("go500" not in registry.game_ids(), reason="needs Go 500")
 
 KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("Ann", "Bob", "Eve")}
 

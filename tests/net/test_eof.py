@@ -9,12 +9,9 @@ import asyncio
 import asyncssh
 import pytest
 
-from core import registry
 from net.local_hub import LocalHub
 from net.server import Limits, SpeedwayServer, load_or_create_host_key
 from tests.net.sshclient import T, Term, connect
-
-pytestmark = pytest.mark.skipif("go500" not in registry.game_ids(), reason="needs the games")
 
 
 def app_factory(**kw):

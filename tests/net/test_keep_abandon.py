@@ -127,7 +127,7 @@ async def test_a_stand_in_bot_is_on_the_record_and_the_transcript_says_so(tmp_pa
     changes = replay.seat_changes
     assert len(changes) == 2
     assert changes[0].state_id == 0  # from step 1 on, the bot played for Ann
-    assert changes[0].seats[0].bot == next(iter(DASH.bots))
+    assert changes[0].seats[0].bot == DASH.default_bot
     assert changes[0].seats[0].identity == ANN.id
     assert changes[1].seats[0].bot is None  # then Ann again
     assert replay.steps[1].seat == 0

@@ -40,7 +40,7 @@ def players(game: Game) -> int:
 
 
 def bot_game(game: Game, seed: int) -> Table:
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     seats = [Seat(name=f"{bot}-{i + 1}", bot=bot) for i in range(players(game))]
     table = Table(game, game.default_config(), seats, seed)
     table.run_bots()

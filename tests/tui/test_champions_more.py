@@ -4,8 +4,9 @@ written one way."""
 
 from __future__ import annotations
 
+from core.champions.config import ChampionsConfig
 from core.champions.describe import money_words, tiebreak_text
-from core.champions.model import ChampionsConfig, ChampionsState
+from core.champions.model import ChampionsState
 from tests.tui.test_champions_screen import champions_app, open_table, wait_for
 from tui.screens.champions_modals import LapSummary
 

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.data import name_of
 from core.cthulhu500.describe import describe
+from core.cthulhu500.model import ActionTaken, PassResolved, TurnStarted
 from tests.tui.test_champions_screen import wait_for
 from tests.tui.test_cthulhu_screen import cthulhu_app, my_move, open_table, plain
 from tui.screens.chart import RaceChartScreen
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.widgets.board import BoardData
-from tui.widgets.cthulhu500 import PackView, TurnLine, last_pass_words, pin_rows, tag_of, top_task
+from tui.widgets.common import tag_of
+from tui.widgets.cthulhu500 import PackView, TurnLine, last_pass_words, pin_rows, top_task
 
 
 async def _pack_formed(pilot: Any, screen: Any, seat: int = 0) -> None:
@@ -51,12 +52,12 @@ async def _answer(pilot: Any, screen: Any) -> None:
     await pilot.pause()
 
 
-def _last_test(screen: Any) -> ev.PassResolved | None:
+def _last_test(screen: Any) -> PassResolved | None:
     for _sid, _seat, events in reversed(screen.fold.history):
         for event in reversed(events):
-            if isinstance(event, ev.PassResolved):
+            if isinstance(event, PassResolved):
                 return event
-            if isinstance(event, ev.ActionTaken | ev.TurnStarted):
+            if isinstance(event, ActionTaken | TurnStarted):
                 return None
     return None
 
@@ -94,7 +95,7 @@ async def test_pack_shows_speed_both_ways_and_complexity():
         screen = await open_table(app, pilot)
         await _pack_formed(pilot, screen)
         pack = plain(screen.query_one(PackView))
-        from core.cthulhu500.cards import card
+        from core.cthulhu500.data import card
 
         for seat in screen.fold.state.pack:
             spec = card(screen.fold.state.vehicles[seat].marker)
@@ -189,7 +190,7 @@ async def test_c_opens_the_race_chart_and_the_race_ends_on_a_ranking_screen():
 def test_last_pass_words_stop_at_the_next_action():
     from core import registry
 
-    test = ev.PassResolved(
+    test = PassResolved(
         attacker=0, defender=1, attacker_total=5, defender_total=3, outcome="win"
     )
     data = BoardData(
@@ -201,7 +202,7 @@ def test_last_pass_words_stop_at_the_next_action():
         pending=(),
         last_events=[],
         result=None,
-        history=[(1, 0, [test]), (2, 0, [ev.ActionTaken(seat=0, kind="pass", left=0)])],
+        history=[(1, 0, [test]), (2, 0, [ActionTaken(seat=0, kind="pass", left=0)])],
     )
     assert last_pass_words(data) is None
     kept = BoardData(**{**data.__dict__, "history": data.history[:1]})

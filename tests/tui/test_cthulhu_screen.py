@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.data import name_of
 from net.local_hub import LocalHub
 from tests.tui.conftest import ME, make_app
 from tests.tui.test_champions_screen import wait_for
 from tui.launch import start_for_play
 from tui.screens.cthulhu500 import CthulhuTableScreen
-from tui.widgets.common import ActionList, StatusLine
-from tui.widgets.cthulhu500 import HandView, PackView, TurnLine, tag_of, top_task
+from tui.widgets.common import ActionList, StatusLine, tag_of
+from tui.widgets.cthulhu500 import HandView, PackView, TurnLine, top_task
 
 
 def cthulhu_app(seats: str = "me,shrewd,random", seed: int = 7, **options: Any) -> Any:

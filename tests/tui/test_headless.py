@@ -91,7 +91,7 @@ def test_go500_chart_plots_the_declared_miles_after_each_turn():
 )
 def test_each_game_declares_its_own_chart(game_id, names):
     game = registry.get(game_id)
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     seats = [Seat(name=n, bot=bot) for n in ("A", "B", "C")]
     table = Table(game, game.default_config(), seats, 5)
     table.run_bots()

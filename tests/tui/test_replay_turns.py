@@ -147,7 +147,7 @@ async def test_esc_from_a_replay_opened_from_home_goes_back(replay_file: Path):
 @pytest.mark.parametrize("game_id", ["go500", "cthulhu500", "champions"])
 def test_every_game_declares_turns(game_id):
     game = registry.get(game_id)
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     table = Table(game, config_from_options(game, {}), [Seat(name=n, bot=bot) for n in "AB"], 3)
     table.run_bots()
     assert any(game.turn_started(e) for step in table.history for e in step.events)

@@ -18,7 +18,14 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding
 
-from core.champions.model import MoneyAwarded
+from core.champions.config import ChampionsConfig
+from core.champions.model import (
+    ChampionsState,
+    DiceChosen,
+    DiceRolled,
+    MoneyAwarded,
+    TurnStarted,
+)
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.champions_modals import LapSummary, lap_summary_lines
@@ -72,7 +79,7 @@ class ChampionsTableScreen(TableScreen):
         if self.fold is None:
             return
         for event in self.fold.last_events:
-            if type(event).__name__ in ("DiceRolled", "TurnStarted", "DiceChosen"):
+            if isinstance(event, DiceRolled | TurnStarted | DiceChosen):
                 self.picked.clear()
         self.first_target = None
         if any(isinstance(e, MoneyAwarded) for e in self.fold.last_events):
@@ -97,11 +104,10 @@ class ChampionsTableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        state = self.fold.state
-        lap = getattr(state, "lap", 1)
-        title = f"NASCAR Champions — lap {lap} of 2"
-        turn = getattr(state, "turn", 0)
-        limit = getattr(self.fold.config, "lap_turn_limit", 0)
+        state: ChampionsState = self.fold.state
+        config: ChampionsConfig = self.fold.config
+        title = f"{self.fold.game.title} — lap {state.lap} of {self.fold.game.lap_count(config)}"
+        turn, limit = state.turn, config.lap_turn_limit
         if turn > 0:
             # N-LAP-LIMIT: a lap still running after this many turns is called
             title += f" · turn {turn}" + (f" of {limit}" if limit else "")
@@ -109,9 +115,9 @@ class ChampionsTableScreen(TableScreen):
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
-        state = self.fold.state
+        state: ChampionsState = self.fold.state
         name = self.fold.names[seat]
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         if phase == "choose_car":
             return f"{name}: choose your car (1-5 or the list, Enter)."
         if phase == "roll":
@@ -146,7 +152,7 @@ class ChampionsTableScreen(TableScreen):
         seat = self.acting_seat()
         if self.fold is None or seat is None or not self.legal_now():
             return None, ""
-        return seat, str(getattr(self.fold.state, "phase", ""))
+        return seat, str(self.fold.state.phase)
 
     def _not_yet(self) -> None:
         self.status("It is not your move yet.", error=True)
@@ -173,7 +179,7 @@ class ChampionsTableScreen(TableScreen):
         if phase != "choose_dice":
             self.status("Shift Gears re-rolls the dice right after a roll.", error=True)
             return
-        state = self.fold.state
+        state: ChampionsState = self.fold.state
         if state.shifted:
             self.status("You may shift gears only once in a turn.", error=True)
             return

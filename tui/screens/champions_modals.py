@@ -41,7 +41,7 @@ def lap_summary_lines(
         events[:0] = step
         if any(isinstance(e, LapEnded | LapCalled) for e in step):
             break
-    lap = next((e.lap for e in events if isinstance(e, LapEnded)), getattr(state, "lap", 1))
+    lap = next((e.lap for e in events if isinstance(e, LapEnded)), state.lap)
     lines = [w for e in events if isinstance(e, SUMMED) and (w := describe(e, names))]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is None:

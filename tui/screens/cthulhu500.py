@@ -18,20 +18,19 @@ from typing import Any, ClassVar
 from textual.binding import Binding
 
 from core.cthulhu500.describe import describe
-from core.cthulhu500.events import RaceEnded
+from core.cthulhu500.model import RaceEnded
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
-from tui.widgets.common import ActionChosen, ActionList
+from tui.widgets.common import ActionChosen, ActionList, tag_of
 from tui.widgets.cthulhu500 import (
     CardToggle,
     CthulhuBoard,
     ShowDetails,
     is_reaction_prompt,
     prompt_words,
-    tag_of,
     top_task,
 )
 
@@ -84,7 +83,7 @@ class CthulhuTableScreen(TableScreen):
         if self.fold is None:
             return
         seat = self.perspective
-        hands = tuple(getattr(self.fold.state, "hands", ()))
+        hands = tuple(self.fold.state.hands)
         hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
         if not start:
             start = f"v{seat}" if seat is not None else ""

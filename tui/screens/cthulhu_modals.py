@@ -9,7 +9,7 @@ when opened, never on a per-step path. Must not: hold or change game state.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,12 +18,13 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.cthulhu500.cards import name_of
+from core.cthulhu500.data import name_of
 from core.cthulhu500.describe import card_facts, standings_text
+from core.cthulhu500.model import State
 from tui.widgets.keys import KeyFooter
 
 
-def vehicle_facts(state: Any, names: list[str], seat: int) -> str:
+def vehicle_facts(state: State, names: list[str], seat: int) -> str:
     """One vehicle in full: who drives it, its cards and what each does."""
     v = state.vehicles[seat]
     lines = [f"{names[seat]}'s vehicle, lap {v.laps}{', DAMAGED' if v.damaged else ''}"]
@@ -34,7 +35,7 @@ def vehicle_facts(state: Any, names: list[str], seat: int) -> str:
     lines += [f"Mod: {card_facts(c)}" for c in v.mods]
     if v.tires is not None:
         lines.append(f"Tires: {card_facts(v.tires)}")
-    for contagion in getattr(state, "contagions", ()):
+    for contagion in state.contagions:
         if contagion.seat == seat:
             lines.append(f"☣ {name_of(contagion.card)} marks {name_of(contagion.target)}")
     return "\n".join(lines)
@@ -45,10 +46,10 @@ class CthulhuDetails(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("escape,i", "close", "Close")]
 
-    def __init__(self, state: Any, names: list[str], hand: list[int], start: str = "") -> None:
+    def __init__(self, state: State, names: list[str], hand: list[int], start: str = "") -> None:
         super().__init__()
         self.entries: list[tuple[str, str, str]] = []  # (key, label, full text)
-        pack = list(getattr(state, "pack", ()) or range(len(state.vehicles)))
+        pack = list(state.pack or range(len(state.vehicles)))
         for place, seat in enumerate(pack):
             marker = state.vehicles[seat].marker
             vehicle = name_of(marker) if marker else "no vehicle yet"
@@ -96,7 +97,7 @@ class CthulhuRaceOver(ModalScreen[None]):
 
     BINDINGS: ClassVar = [Binding("enter,escape", "close", "Back to the table")]
 
-    def __init__(self, state: Any, names: list[str], ranking: list[int], why: str) -> None:
+    def __init__(self, state: State, names: list[str], ranking: list[int], why: str) -> None:
         super().__init__()
         self.lines = []
         for place, seat in enumerate(ranking):

@@ -19,6 +19,17 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from core.go500.describe import mode_words
+from core.go500.model import (
+    ChoosePaintTarget,
+    CupPointsAwarded,
+    DiceRolled,
+    Go500State,
+    Roll,
+    SaveAndRoll,
+    Stop,
+    TurnEnded,
+    TurnStarted,
+)
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.table import TableScreen
@@ -26,21 +37,25 @@ from tui.widgets.board import Board, BoardData
 from tui.widgets.go500 import ROW_DICE, DieClicked, Go500Board
 
 
-def go500_actions() -> Any:
-    from core.go500 import model
-
-    return model
-
-
-def stage_of(state: Any, seat: int | None) -> str:
+def stage_of(state: Go500State, seat: int | None) -> str:
     """The stage of ``seat``'s turn (roll / decide / paint / done), or the phase."""
     if seat is None:
         return ""
-    if getattr(state, "phase", "") == "qualifying":
+    if state.phase == "qualifying":
         return "qualify"
-    turns = getattr(state, "turns", ())
-    turn = turns[seat] if 0 <= seat < len(turns) else None
-    return str(getattr(turn, "stage", "roll")) if turn is not None else "roll"
+    turn = state.turns[seat] if 0 <= seat < len(state.turns) else None
+    return turn.stage if turn is not None else "roll"
+
+
+def cup_interlude(names: list[str], events: list[Any]) -> CupStandings | None:
+    """The replay viewer's pause after a Cup race: the standings (final after the season)."""
+    from core.go500.model import SeasonEnded
+
+    final = any(isinstance(e, SeasonEnded) for e in events)
+    for event in events:
+        if isinstance(event, CupPointsAwarded):
+            return CupStandings(names, event, final)
+    return None
 
 
 class CupStandings(ModalScreen[None]):
@@ -95,7 +110,6 @@ def paint_prompt(name: str, choices: list[tuple[int, str]], width: int) -> str:
 
 
 class Go500TableScreen(TableScreen):
-    HIDDEN_INFORMATION: ClassVar[bool] = False
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
         Binding("s", "stop", "Stop"),
@@ -121,12 +135,11 @@ class Go500TableScreen(TableScreen):
         if self.fold is None:
             return
         for event in self.fold.last_events:
-            name = type(event).__name__
-            if name in ("DiceRolled", "TurnStarted", "TurnEnded"):
+            if isinstance(event, DiceRolled | TurnStarted | TurnEnded):
                 self.picked.clear()
-            if name == "CupPointsAwarded":
-                schedule = getattr(self.fold.config, "schedule", ())
-                final = event.race + 1 >= len(schedule)
+            if isinstance(event, CupPointsAwarded):
+                races = self.fold.game.race_count(self.fold.config) or 1
+                final = event.race + 1 >= races
                 self.app.push_screen(CupStandings(self.fold.names, event, final))
 
     def title_text(self) -> str:
@@ -171,32 +184,29 @@ class Go500TableScreen(TableScreen):
         return seat, stage_of(self.fold.state, seat)
 
     def action_roll(self) -> None:
-        model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None:
             self.not_your_move()
         elif stage == "decide":
             picked = [d for d in ROW_DICE if d in self.picked]
-            self.submit(model.SaveAndRoll(dice=picked))
+            self.submit(SaveAndRoll(dice=picked))
         else:
-            self.submit(model.Roll())
+            self.submit(Roll())
 
     def action_stop(self) -> None:
-        model = go500_actions()
         seat, _ = self._my_stage()
         if seat is None:
             self.not_your_move()
             return
-        self.submit(model.Stop())
+        self.submit(Stop())
 
     def action_digit(self, n: int) -> None:
-        model = go500_actions()
         seat, stage = self._my_stage()
         if seat is None or self.fold is None:
             self.not_your_move()
             return
         if stage == "paint":
-            self.submit(model.ChoosePaintTarget(driver=n - 1))
+            self.submit(ChoosePaintTarget(driver=n - 1))
             return
         if 1 <= n <= 6:
             self.toggle(ROW_DICE[n])
@@ -210,22 +220,17 @@ class Go500TableScreen(TableScreen):
         if seat is None or self.fold is None:
             self.not_your_move()
             return
-        if die == "F":
-            self.status("The Flag Die is rolled every time; it cannot be saved.", error=True)
-            return
         if stage != "decide":
             self.status("You can pick dice to save after a green-flag roll.", error=True)
             return
+        # G-SAVE is core's: a die the rules would not save is refused in core's words.
+        from core.go500.model import DIE_INDEX
+        from core.go500.rules import save_refusal, saveable
+
         turn = self.fold.state.turns[seat]
-        index = ROW_DICE.index(die)
-        if turn.saved[index]:
-            self.status(f"{die} is already saved; saved dice stay saved.", error=True)
-            return
-        if turn.removed[index]:
-            self.status(f"{die} is out of play this turn.", error=True)
-            return
-        if turn.lost[index]:
-            self.status(f"{die} lost its wheel this roll and cannot be saved.", error=True)
+        assert turn is not None  # a driver deciding has a turn under way
+        if DIE_INDEX[die] not in saveable(turn):
+            self.status(str(save_refusal(turn, [die])), error=True)
             return
         self.picked ^= {die}
         self.redraw()

@@ -46,14 +46,12 @@ def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
 
 def _str_choices(game: Game, name: str) -> list[str]:
     """The values a text option may take, if the game lists them (`Game.option_choices`)."""
-    choices = getattr(game, "option_choices", None)
-    return list(choices(name) or []) if choices is not None else []
+    return list(game.option_choices(name) or [])
 
 
 def _applies(game: Game, name: str, values: dict[str, Any]) -> bool:
-    """Whether the option matters with the others as chosen (`Game.option_applies`, if any)."""
-    applies = getattr(game, "option_applies", None)
-    return True if applies is None else bool(applies(name, values))
+    """Whether the option matters with the others as chosen (`Game.option_applies`)."""
+    return game.option_applies(name, values)
 
 
 def _optional_bool(kind: mi.Type) -> bool:

@@ -14,11 +14,10 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
-from tui.games import RULES_PAGES, rules_text
+from tui.games import rules_game_ids, rules_text, title_for
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.keys import KeyFooter
 
-TITLES = {"go500": "Go 500", "cthulhu500": "Cthulhu 500", "champions": "NASCAR Champions"}
 _PARSED: dict[str, Markdown] = {}
 
 
@@ -41,18 +40,18 @@ class RulesScreen(SpeedwayScreen):
 
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
-        self.game_id = game_id if game_id in RULES_PAGES else "go500"
+        self.game_id = game_id if game_id in rules_game_ids() else rules_game_ids()[0]
 
     @property
     def pages(self) -> dict[str, str]:
         """Each game's rules page as Markdown source."""
-        return {g: parsed_page(g).markup for g in RULES_PAGES}
+        return {g: parsed_page(g).markup for g in rules_game_ids()}
 
     def body(self) -> Iterable[Widget]:
         with TabbedContent(initial=self.game_id, id="rules-tabs"):
-            for game_id in RULES_PAGES:
+            for game_id in rules_game_ids():
                 with (
-                    TabPane(TITLES.get(game_id, game_id), id=game_id),
+                    TabPane(title_for(game_id), id=game_id),
                     VerticalScroll(classes="rules-scroll"),
                 ):
                     yield Static(parsed_page(game_id), classes="rules-page")

@@ -66,7 +66,7 @@ class SettingsScreen(SpeedwayScreen):
         settings = msgspec.structs.replace(
             app.settings,
             theme=str(theme),
-            animation=animation,  # type: ignore[arg-type]
+            animation=animation,
             colour_blind=self.query_one("#colour-blind", Checkbox).value,
             coaching=self.query_one("#coaching", Checkbox).value,
         )

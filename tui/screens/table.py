@@ -161,7 +161,6 @@ class LeaveTable(ModalScreen[str | None]):
 class TableScreen(SpeedwayScreen):
     """The shared machinery of every live table screen."""
 
-    HIDDEN_INFORMATION: ClassVar[bool] = True
     BINDINGS: ClassVar = [
         Binding("escape", "leave", "Leave"),
         Binding("question_mark", "rules", "Rules"),
@@ -450,11 +449,17 @@ class TableScreen(SpeedwayScreen):
                 return seat
         return None
 
+    @property
+    def hidden_information(self) -> bool:
+        """The game declares hidden information (hot-seat players then take turns at a covered
+        table); before the first update, assume it does."""
+        return self.fold is None or self.fold.game.hidden_information
+
     def legal_now(self) -> list[Any]:
         seat = self.acting_seat()
         if seat is None or self.fold is None or self._busy or self._covering:
             return []
-        if self.HIDDEN_INFORMATION and seat != self.perspective:
+        if self.hidden_information and seat != self.perspective:
             return []
         return self.fold.legal(seat)
 
@@ -464,7 +469,7 @@ class TableScreen(SpeedwayScreen):
         seat = self.acting_seat()
         first = self._first_cover
         self._first_cover = False
-        if not self.HIDDEN_INFORMATION or self._covering or self.fold is None:
+        if not self.hidden_information or self._covering or self.fold is None:
             return
         if first and self.perspective is not None and len(self.local_seats()) > 1:
             seat = self.perspective
@@ -487,7 +492,7 @@ class TableScreen(SpeedwayScreen):
         seat = self.acting_seat()
         if seat is None or self.fold is None or self._covering:
             return
-        if self.HIDDEN_INFORMATION and seat != self.perspective:
+        if self.hidden_information and seat != self.perspective:
             return
         last, self._last_actor = self._last_actor, seat
         if last is not None and last != seat and len(self.local_seats()) > 1:

@@ -108,7 +108,7 @@ class LineBox(FastLines, Widget):
     def render(self) -> Text:
         """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
         return Text("\n").join(
-            line if isinstance(line, Text) else Text.assemble(*((s.text, s.style) for s in line))
+            line if isinstance(line, Text) else Text.assemble(*((s.text, s.style or "") for s in line))
             for line in self._lines
         )
 

@@ -24,36 +24,35 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.fold import action_label
+from core.cthulhu500.model import (
+    AttemptPass,
+    DChain,
+    DDiscard,
+    DFreeTest,
+    DReroll,
+    DSetupDiscard,
+    DWindow,
+    EndActions,
+    State,
+)
+from tui.theme import DAMAGED, PICK, SEAT_STYLES
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
     ActionList,
     LineBox,
     RaceLog,
     set_border_title,
-    tag_of,
     update_sized,
 )
 
-SEAT_STYLE = (
-    Style(color="black", bgcolor="#e8524a", bold=True),
-    Style(color="black", bgcolor="#3d8fe0", bold=True),
-    Style(color="black", bgcolor="#f2c12e", bold=True),
-    Style(color="black", bgcolor="#49b86b", bold=True),
-    Style(color="black", bgcolor="#b36bd6", bold=True),
-    Style(color="black", bgcolor="#f08a3c", bold=True),
-    Style(color="black", bgcolor="#9ad0e6", bold=True),
-    Style(color="black", bgcolor="#d9d9d9", bold=True),
-)
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
-PICKED = Style(color="black", bgcolor="#ffd75f", bold=True)
-REACTIONS = ("d_window", "d_chain")
-SUBSET_TAGS = ("setup_discard", "discard")
+REACTIONS = (DWindow, DChain)
+PICK_DECISIONS = (DSetupDiscard, DDiscard)
 
 
 def cards_module() -> Any:
-    from core.cthulhu500 import cards
+    from core.cthulhu500 import data as cards
 
     return cards
 
@@ -69,13 +68,13 @@ def card_text(cid: int) -> str:
     return str(found.text) if found is not None else ""
 
 
-def top_task(state: Any) -> Any:
-    stack = getattr(state, "stack", ())
+def top_task(state: State) -> Any:
+    stack = state.stack
     return stack[-1] if stack else None
 
 
 def seat_chip(seat: int) -> Text:
-    return Text(f"{seat + 1}", style=SEAT_STYLE[seat % len(SEAT_STYLE)])
+    return Text(f"{seat + 1}", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
 
 
 def _seat_name(names: list[str], seat: int | None) -> str:
@@ -103,106 +102,32 @@ class CardToggle:
     card: int
 
 
+KEY_HINTS: dict[type, str] = {AttemptPass: "p", EndActions: "e"}
+"""Actions that have a key of their own on the Cthulhu screen (the label says which)."""
+PICK_HINT = " (1-9, Enter)"
+"""Subset decisions (the discards) are answered by picking cards with 1-9, then Enter."""
+
+
 def action_words(data: BoardData, action: Any) -> str:
-    """A Cthulhu 500 action in words, for the choice list."""
-    names = data.names
-    tag = tag_of(action)
-    if tag == "choose_vehicle":
-        return f"Drive the {card_name(action.marker)}"
-    if tag in SUBSET_TAGS:
-        return f"Discard {_cards(action.cards)}"
-    if tag == "play_action":
-        words = f"Play {card_name(action.card)}"
-        if action.target_card is not None and action.target_seat is not None:
-            words += f": {_seat_name(names, action.target_seat)}'s {card_name(action.target_card)}"
-        elif action.target_card is not None:
-            words += f": take {card_name(action.target_card)}"
-        elif action.target_seat is not None:
-            words += f": {_seat_name(names, action.target_seat)}"
-        if action.to_seat is not None:
-            words += f" → {_seat_name(names, action.to_seat)}"
-        return words
-    if tag == "add_crew":
-        return f"Add {card_name(action.card)} to {_seat_name(names, action.seat)}'s pit crew"
-    if tag == "attempt_pass":
-        state = data.state
-        pack = tuple(getattr(state, "pack", ()))
-        me = data.acting
-        if me is not None and me in pack and len(pack) > 1:
-            target = pack[pack.index(me) - 1]
-            return f"Try to pass {_seat_name(names, target)} (p)"
-        return "Try to pass the vehicle ahead (p)"
-    if tag == "pit_stop":
-        return "Make a pit stop"
-    if tag == "pit_choice":
-        if action.kind == "repair":
-            return "Pit: repair test"
-        if action.kind == "driver":
-            return f"Pit: {card_name(action.card)} drives"
-        words = f"Pit: fit {card_name(action.card)}"
-        if action.replace is not None:
-            words += f" (replacing {card_name(action.replace)})"
-        return words
-    if tag == "take_free_test":
-        return "Take the free passing test"
-    if tag == "decline_free_test":
-        return "Decline the free passing test"
-    if tag == "play_reaction":
-        return f"React: {card_name(action.card)} — {card_text(action.card)}"
-    if tag == "pass_reaction":
-        return "No reaction (pass)"
-    if tag == "reroll":
-        return "Re-roll the Car of Cthulhu's die"
-    if tag == "keep_roll":
-        return "Keep the roll"
-    if tag == "choose_contagion_target":
-        return f"Contagion strikes {card_name(action.card)}"
-    if tag == "use_flag":
-        return "Wave the promo Checkered Flag"
-    if tag == "end_actions":
-        return "End my actions (e)"
-    if tag == "draw_count":
-        return f"Draw {action.count} card{'s' if action.count != 1 else ''}"
-    if tag == "sponsor_discard":
-        return f"Give the Sponsor {card_name(action.card)}"
-    return action_label(data.game, action, names)
+    """A Cthulhu 500 action in core's words (`describe.action_text`), with its key if it has one."""
+    from core.cthulhu500.describe import action_text
+
+    text = action_text(action, data.names, data.state)
+    key = KEY_HINTS.get(type(action))
+    return f"{text} ({key})" if key else text
 
 
 def prompt_words(data: BoardData) -> str:
-    """What the top decision asks, in words (for the choice list title)."""
-    task = top_task(data.state)
-    tag = tag_of(task) if task is not None else ""
-    names = data.names
-    if tag == "d_window":
-        kind = task.kind
-        x = _seat_name(names, task.x)
-        y = _seat_name(names, task.y) if task.y >= 0 else ""
-        if kind == "try":
-            return f"React? {x} tries to pass {y}"
-        if kind == "damage":
-            return f"React? {x} would be damaged"
-        if kind == "win":
-            return f"React? {x} has just passed {y}"
-        return f"React? {x} flips to damaged"
-    if tag == "d_chain":
-        return f"React? {card_name(task.cards[-1])} was played"
-    return {
-        "d_choose_vehicle": "Choose your vehicle",
-        "d_setup_discard": "Discard for the pack order (1-9, Enter)",
-        "d_actions": "Your actions",
-        "d_discard": "Discard any cards you like, then draw (1-9, Enter)",  # C-HAND-LIMIT
-        "d_draw_count": "How many cards to draw?",
-        "d_sponsor": "The Sponsor wants a card",
-        "d_reroll": "Re-roll or keep?",
-        "d_free_test": "A free passing test",
-        "d_pit_choice": "Pit stop: what to do?",
-        "d_contagion": "Where does the contagion jump?",
-    }.get(tag, "Your move")
+    """What the top decision asks, in core's words (`describe.prompt_text`), with the keys that
+    answer a pick-cards decision (for the choice list title)."""
+    from core.cthulhu500.describe import prompt_text
+
+    text = prompt_text(data.state, data.names)
+    return text + PICK_HINT if isinstance(top_task(data.state), PICK_DECISIONS) else text
 
 
-def is_reaction_prompt(state: Any) -> bool:
-    task = top_task(state)
-    return task is not None and tag_of(task) in REACTIONS
+def is_reaction_prompt(state: State) -> bool:
+    return isinstance(top_task(state), REACTIONS)
 
 
 # ------------------------------------------------------------------------------ widgets
@@ -210,14 +135,14 @@ def is_reaction_prompt(state: Any) -> bool:
 
 def last_pass_words(data: BoardData) -> str | None:
     """The latest passing test in core's words, until the next action or turn starts."""
-    from core.cthulhu500 import events as ev
     from core.cthulhu500.describe import describe
+    from core.cthulhu500.model import ActionTaken, PassResolved, TurnStarted
 
     for _state_id, _seat, step in reversed(data.history):
         for event in reversed(step):
-            if isinstance(event, ev.PassResolved):
+            if isinstance(event, PassResolved):
                 return describe(event, data.names)
-            if isinstance(event, ev.ActionTaken | ev.TurnStarted):
+            if isinstance(event, ActionTaken | TurnStarted):
                 return None
     return None
 
@@ -227,10 +152,10 @@ def test_words(data: BoardData) -> str | None:
     free test and why (core's wording), else the latest test's result."""
     from core.cthulhu500.describe import free_test_text, reroll_text
 
-    tag = tag_of(top_task(data.state))
-    if tag == "d_reroll":
+    task = top_task(data.state)
+    if isinstance(task, DReroll):
         return f"Re-roll the Car of Cthulhu's die? {reroll_text(data.state, data.names)}"
-    if tag == "d_free_test":
+    if isinstance(task, DFreeTest):
         return free_test_text(data.state, data.names)
     return last_pass_words(data)
 
@@ -245,24 +170,24 @@ class TurnLine(LineBox):
     """
 
     def show(self, data: BoardData) -> None:
-        state = data.state
-        from core.cthulhu500.board import pile_label
+        state: State = data.state
+        from core.cthulhu500.rules.board import pile_label
 
-        active = getattr(state, "active", -1)
+        active = state.active
         who = _seat_name(data.names, active) if active >= 0 else "setup"
-        discard = tuple(getattr(state, "discard", ()))
+        discard = tuple(state.discard)
         top = card_name(discard[-1]) if discard else "empty"
         line = Text()
-        line.append(f"Turn {getattr(state, 'turn', 0)} · {who}", style=BOLD)
-        if active >= 0 and not getattr(state, "over", False):
-            left = getattr(state, "actions_left", 0)
+        line.append(f"Turn {state.turn} · {who}", style=BOLD)
+        if active >= 0 and not state.over:
+            left = state.actions_left
             line.append(f" · {left} action{'s' if left != 1 else ''} left")
-            nitrous = getattr(state, "nitrous", 0)
+            nitrous = state.nitrous
             if nitrous:
                 line.append(f" · nitrous +{nitrous}")
         line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
         lines = [line]
-        if getattr(state, "pack", ()):
+        if state.pack:
             from core.cthulhu500.describe import standings_text
 
             lines.append(Text(standings_text(state, data.names), no_wrap=True, overflow="ellipsis"))
@@ -312,17 +237,17 @@ class PackView(LineBox):
     your own vehicle is pinned into view when the pack is longer than the box."""
 
     def show(self, data: BoardData) -> None:
-        state = data.state
+        state: State = data.state
         names = data.names
-        pack = list(getattr(state, "pack", ()) or [])
-        vehicles = tuple(getattr(state, "vehicles", ()))
-        hands = tuple(getattr(state, "hands", ()))
+        pack = list(state.pack or [])
+        vehicles = tuple(state.vehicles)
+        hands = tuple(state.hands)
         marked: dict[int, list[int]] = {}
-        for contagion in getattr(state, "contagions", ()):
+        for contagion in state.contagions:
             marked.setdefault(contagion.seat, []).append(contagion.target)
         if not pack:
             pack = list(range(len(vehicles)))
-        active = getattr(state, "active", -1)
+        active = state.active
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
         height = max(1, self.size.height)
@@ -342,7 +267,7 @@ class PackView(LineBox):
             out.append(f" {names[seat][:10]}{you} ", style=BOLD)
             out.append(card_name(v.marker) if v.marker else "no vehicle yet")
             if v.damaged:
-                out.append(" DAMAGED", style=Style(color="white", bgcolor="#a82424", bold=True))
+                out.append(" DAMAGED", style=DAMAGED)
             if ranking:
                 out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
             hand = hands[seat] if seat < len(hands) else ()
@@ -383,8 +308,12 @@ class HandView(Static):
     """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
     on a card asks the screen to show it in full."""
 
+    _shown: Any = None
+    """What is drawn now ("hidden", or the hand and picks), so an unchanged hand is not redrawn."""
+    _hand: list[int] = []  # noqa: RUF012 (replaced, never mutated)
+
     def on_click(self, event: events.Click) -> None:
-        hand = getattr(self, "_hand", [])
+        hand = self._hand
         width = max(1, self.content_size.width - 2)  # the grid's text column
         y = 0
         for cid in hand:
@@ -395,20 +324,20 @@ class HandView(Static):
             y += rows
 
     def show(self, data: BoardData) -> None:
-        state = data.state
+        state: State = data.state
         seat = data.perspective
-        hands = tuple(getattr(state, "hands", ()))
+        hands = tuple(state.hands)
         out = Text()
         if seat is None and not data.live:  # a replay seen by everyone: every hand is open
-            for n, hand in enumerate(hands):
+            for n, held in enumerate(hands):
                 if n:
                     out.append("\n")
                 out.append(f"{_seat_name(data.names, n)}: ", style=BOLD)
-                out.append(_cards([c for c in hand if c]))
+                out.append(_cards([c for c in held if c]))
             self.update(out)
             return
         if seat is None or seat >= len(hands):
-            if getattr(self, "_shown", None) != "hidden":
+            if self._shown != "hidden":
                 self._shown = "hidden"
                 out.append("Watching: hands are hidden.", style=DIM)
                 update_sized(self, out, 1)
@@ -421,7 +350,7 @@ class HandView(Static):
             self.update(out)
             return
         key = (tuple(hand), frozenset(picked))
-        if key == getattr(self, "_shown", None):
+        if key == self._shown:
             return
         self._shown = key
         self._hand = hand
@@ -430,10 +359,10 @@ class HandView(Static):
         grid.add_column(width=2, no_wrap=True)
         grid.add_column(ratio=1)
         for n, cid in enumerate(hand):
-            style = PICKED if cid in picked else BOLD
+            style = PICK if cid in picked else BOLD
             card = Text(card_name(cid), style=style)
             if cid in picked:
-                card.append(" ◀", style=PICKED)
+                card.append(" ◀", style=PICK)
             card.append(f"\n{card_text(cid)}", style=DIM)
             grid.add_row(Text(f"{n + 1}", style=style), card)
         self.update(grid)
@@ -470,7 +399,7 @@ class CthulhuBoard(Board):
         self.query_one(TurnLine).show(data)
         self.query_one(PackView).show(data)
         self.query_one(HandView).show(data)
-        hands = tuple(getattr(data.state, "hands", ()))
+        hands = tuple(data.state.hands)
         box = self.query_one("#cth-hand-box")
         if data.perspective is not None and data.perspective < len(hands):
             count = len([c for c in hands[data.perspective] if c])
@@ -496,8 +425,8 @@ class CthulhuBoard(Board):
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)
-        if tag_of(top_task(data.state)) in ("d_setup_discard", "d_discard"):
-            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) in SUBSET_TAGS]
+        if isinstance(top_task(data.state), PICK_DECISIONS):
+            keep = [i for i, (_, a) in enumerate(rows) if not isinstance(a, CardToggle)]
             if keep:
                 actions.highlighted = keep[0]
             elif before is not None and before < len(rows):
@@ -513,11 +442,10 @@ def picked_cards(data: BoardData) -> tuple[int, ...]:
 def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
     """The choice list: subset decisions get one toggle row per hand card and one Discard row
     (when the picked cards are a legal answer); every other decision lists its actions."""
-    tag = tag_of(top_task(data.state))
-    if tag not in ("d_setup_discard", "d_discard"):
+    if not isinstance(top_task(data.state), PICK_DECISIONS):
         return [(action_words(data, a), a) for a in data.legal]
     picked = picked_cards(data)
-    hands = tuple(getattr(data.state, "hands", ()))
+    hands = tuple(data.state.hands)
     seat = data.acting if data.acting is not None else data.perspective
     hand = [c for c in hands[seat] if c] if seat is not None and seat < len(hands) else []
     rows: list[tuple[str, Any]] = []

@@ -22,36 +22,27 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
+from core.go500.config import Go500Config
+from core.go500.describe import callout
+from core.go500.model import (
+    CrashDieRolled,
+    DiceRolled,
+    Go500State,
+    PitDieRolled,
+    QualifyingRolled,
+    RaceStarted,
+    SaveAndRoll,
+)
+from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog, tag_of
+from tui.widgets.common import LineBox, RaceLog
 
 ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
 DIE_W = 8  # box width of a flag/track/power die
 END_W = 9  # box width of the pit and crash dice
 KEYS = {"T1": "1", "T2": "2", "T3": "3", "T4": "4", "T5": "5", "P": "6"}
-PALETTE = {
-    "normal": ["#e8524a", "#3d8fe0", "#f2c12e", "#49b86b", "#b36bd6", "#f08a3c"],
-    "colour_blind": ["#0072b2", "#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#d55e00"],
-}
-FLAG_STYLE = {
-    "green": Style(color="white", bgcolor="#2e7d32", bold=True),
-    "yellow": Style(color="black", bgcolor="#e6b800", bold=True),
-    "red": Style(color="white", bgcolor="#c62828", bold=True),
-    "black": Style(color="white", bgcolor="#111111", bold=True),
-}
-FLAG_STYLE_CB = {
-    "green": Style(color="white", bgcolor="#0072b2", bold=True),
-    "yellow": Style(color="black", bgcolor="#e69f00", bold=True),
-    "red": Style(color="white", bgcolor="#d55e00", bold=True),
-    "black": Style(color="white", bgcolor="#111111", bold=True),
-}
-DIE_STYLE = {
-    "F": Style(color="black", bgcolor="#eeeeee"),
-    "T": Style(color="white", bgcolor="#262626"),
-    "P": Style(color="white", bgcolor="#1f6f38"),
-    "PIT": Style(color="black", bgcolor="#d9b400"),
-    "CR": Style(color="white", bgcolor="#a82424"),
-}
+DRIVER_COLOURS = 6
+"""Go 500 cycles six seat colours (normal or colour-blind) over up to twelve drivers."""
 SYMBOLS = {
     "green": "⚑",
     "yellow": "⚑",
@@ -66,7 +57,7 @@ SYMBOLS = {
 
 
 def car_colour(seat: int, colour_blind: bool) -> str:
-    colours = PALETTE["colour_blind" if colour_blind else "normal"]
+    colours = seat_colours(colour_blind)[:DRIVER_COLOURS]
     return colours[seat % len(colours)]
 
 
@@ -80,7 +71,7 @@ def die_kind(die: str) -> str:
     return "T" if die.startswith("T") else die
 
 
-def face_words(die: str, face: int | None, config: Any) -> tuple[str, str, str]:
+def face_words(die: str, face: int | None, config: Go500Config) -> tuple[str, str, str]:
     """(top line, word line, face kind) for one die face; face None = not rolled."""
     if face is None:
         return ("·", "", "none")
@@ -91,7 +82,7 @@ def face_words(die: str, face: int | None, config: Any) -> tuple[str, str, str]:
         top = f"{miles:+d}" if die in ("PIT", "CR") else str(miles)
         return (top, "miles", kind)
     if kind == "circle":
-        track, power = getattr(config, "circle_values", (25, 50))
+        track, power = config.circle_values
         value = power if die == "P" else track
         return (f"◯ {value}", "CIRCLE", kind)
     word = {"big_x": "BIG X"}.get(kind, spec.label.upper())
@@ -127,9 +118,10 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
         top, word = "✗", "OUT"
     elif view.lost:
         top, word = "LOST", "WHEEL"  # Lost Wheel: no face this roll (in full at every width)
-    body = DIE_STYLE[die_kind(view.die)]
-    if kind in FLAG_STYLE:
-        body = (FLAG_STYLE_CB if colour_blind else FLAG_STYLE)[kind]
+    body = DIE_STYLES[die_kind(view.die)]
+    flags = flag_styles(colour_blind)
+    if kind in flags:
+        body = flags[kind]
     border = Style(bold=True) if view.selected or view.saved else Style(dim=view.removed)
     label = view.die
     top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
@@ -164,105 +156,56 @@ class DieClicked(Message):
 # ------------------------------------------------------------------------------ reading state
 
 
-_ROLLS = ("DiceRolled", "PitDieRolled", "CrashDieRolled", "QualifyingRolled")
+_TURN_ROLLS = (DiceRolled, PitDieRolled, CrashDieRolled)
+_ROLLS = (*_TURN_ROLLS, QualifyingRolled)
 
 
 def focus_seat(data: BoardData) -> int | None:
     """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
-    state = data.state
-    if data.acting is not None and getattr(state, "phase", "") == "turn":
+    state: Go500State = data.state
+    if data.acting is not None and state.phase == "turn":
         turn = _turn_of(state, data.acting)
-        if turn is not None and getattr(turn, "rolls", 0) > 0:
+        if turn is not None and turn.rolls > 0:
             return data.acting
     for event in reversed(data.last_events):
-        if type(event).__name__ in _ROLLS:
-            return int(event.seat)
+        if isinstance(event, _ROLLS):
+            return event.seat
     for _, _, step_events in reversed(data.history[-12:]):
         for event in reversed(step_events):
-            name = type(event).__name__
-            if name == "RaceStarted":
+            if isinstance(event, RaceStarted):
                 break
-            if name in _ROLLS[:3]:
-                turn = _turn_of(state, int(event.seat))
-                if turn is not None and getattr(turn, "rolls", 0) > 0:
-                    return int(event.seat)
+            if isinstance(event, _TURN_ROLLS):
+                turn = _turn_of(state, event.seat)
+                if turn is not None and turn.rolls > 0:
+                    return event.seat
     if data.acting is not None:
         return data.acting
-    current = getattr(state, "current", None)
+    current = state.current
     return current if isinstance(current, int) else None
 
 
-def _turn_of(state: Any, seat: int | None) -> Any:
-    turns = getattr(state, "turns", ())
+def _turn_of(state: Go500State, seat: int | None) -> Any:
+    turns = state.turns
     if seat is None or not 0 <= seat < len(turns):
         return None
     return turns[seat]
 
 
-def last_qualifying(data: BoardData, seat: int | None) -> Any:
+def last_qualifying(data: BoardData, seat: int | None) -> QualifyingRolled | None:
     for event in reversed(data.last_events):
-        if type(event).__name__ == "QualifyingRolled" and event.seat == seat:
+        if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
 
 
 def callouts(data: BoardData) -> list[tuple[str, str]]:
-    """(text, kind) call-outs for the flags and track events of the latest step."""
-    names = data.names
+    """(text, kind) call-outs for the flags and track events of the latest step, in core's
+    words (`core.go500.describe.callout`)."""
     out: list[tuple[str, str]] = []
     for event in data.last_events:
-        name = type(event).__name__
-        if name == "DiceRolled" and event.dice and event.dice[0] == "F":
-            face = event.faces[0]
-            if face is not None:
-                _, _word, kind = face_words("F", face, data.config)
-                if kind in ("yellow", "red", "black"):
-                    text = {
-                        "yellow": "YELLOW FLAG — pit stop",
-                        "red": "RED FLAG — crash!",
-                        "black": "BLACK FLAG — penalty, no miles",
-                    }[kind]
-                    out.append((f"⚑ {text} ({names[event.seat]})", kind))
-        elif name == "InTheGroove":
-            out.append(
-                (f"★ IN THE GROOVE! {names[event.seat]}: 175 miles and an extra turn", "good")
-            )
-        elif name == "CautionCut":
-            if event.cut is not None:
-                out.append((f"⚠ CAUTION — {names[event.cut]} cut to {event.total} miles", "yellow"))
-            else:
-                out.append(("⚠ CAUTION — the lead is shared, nobody is cut", "yellow"))
-        elif name == "BigOneStarted":
-            out.append(
-                (
-                    f"✸ THE BIG ONE! ({names[event.seat]} crashed) everyone rolls the Crash Die",
-                    "red",
-                )
-            )
-        elif name == "ChaosStruck":
-            from core.go500.describe import describe
-
-            words = describe(event, names) or "Table chaos"
-            out.append((f"✸ TABLE CHAOS — {words.upper()}", "yellow"))
-        elif name == "PaintTraded":
-            target = "nobody" if event.target is None else names[event.target]
-            out.append((f"✸ TRADIN' PAINT — {names[event.seat]} hits {target}", "red"))
-        elif name == "KnockedOut":
-            out.append((f"✖ BIG X — {names[event.seat]} is behind the wall (out)", "red"))
-        elif name == "PowerDieRemoved" and event.reason == "flat":
-            out.append((f"⊘ FLAT TIRE — {names[event.seat]} loses the Power Die", "yellow"))
-        elif name == "CheckeredFlag":
-            out.append((f"🏁 CHECKERED FLAG — {names[event.seat]} wins!", "good"))
-        elif name == "DriverFinished":
-            out.append((f"{names[event.seat]} crosses the line with {event.total} miles", "good"))
-        elif name == "FinalRoundStarted":
-            out.append(("FINAL ROUND — everyone still racing gets one more turn", "yellow"))
-        elif name == "PoleWon":
-            out.append((f"{names[event.seat]} takes the pole", "good"))
-        elif name == "RaceEnded" and event.ranking:
-            out.append((f"🏁 RACE OVER — {names[event.ranking[0]]} wins", "good"))
-        elif name == "SeasonEnded":
-            out.append((f"🏆 CUP CHAMPION: {names[event.standings[0]]}", "good"))
+        said = callout(event, data.names, data.config)
+        if said is not None:
+            out.append(said)
     return out
 
 
@@ -271,10 +214,6 @@ def callouts(data: BoardData) -> list[tuple[str, str]]:
 
 class DiceTray(LineBox):
     """The dice in play on top, saved dice on the shelf below, Pit and Crash dice at the right."""
-
-    DEFAULT_CSS = """
-    DiceTray { height: 9; width: 100%; }
-    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -297,10 +236,10 @@ class DiceTray(LineBox):
         shelf = [DieView(d, None, empty=True) for d in ROW_DICE]
         if data is None:
             return blank, shelf, [], ""
-        state = data.state
+        state: Go500State = data.state
         seat = focus_seat(data)
         names = data.names
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         qual = last_qualifying(data, seat)
         if qual is not None:
             row = [DieView("F", None, empty=True)]
@@ -309,12 +248,13 @@ class DiceTray(LineBox):
             caption = f"{names[qual.seat]} qualifies: {qual.score} miles"
             return row, shelf, [], caption
         turn = _turn_of(state, seat)
-        if turn is None or getattr(turn, "rolls", 0) == 0:
+        if turn is None or turn.rolls == 0:
             caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
             return blank, shelf, [], caption
+        assert seat is not None  # a turn under way belongs to a seat
         row, shelf = [], []
         can_save = data.acting == seat and any(
-            tag_of(a) == "save_and_roll" for a in data.legal
+            isinstance(a, SaveAndRoll) for a in data.legal
         )
         for i, die in enumerate(ROW_DICE):
             face = turn.faces[i]
@@ -339,8 +279,9 @@ class DiceTray(LineBox):
         if turn.crash is not None:
             extra.append(DieView("CR", turn.crash))
         caption = f"{names[seat]}'s dice" + (" (extra turn)" if turn.extra else "")
-        if data.acting is not None and data.acting != seat:
-            caption = f"{names[seat]}'s last roll — {names[data.acting]} to roll"
+        acting = data.acting
+        if acting is not None and acting != seat:
+            caption = f"{names[seat]}'s last roll — {names[acting]} to roll"
         return row, shelf, extra, caption
 
     def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
@@ -380,20 +321,20 @@ class DiceTray(LineBox):
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
             out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
-        return [out, *row_lines, *shelf_lines]  # type: ignore[list-item]
+        return [out, *row_lines, *shelf_lines]
 
     def info_lines(self) -> list[Text]:
         data = self._data
         if data is None:
             return []
-        state = data.state
+        state: Go500State = data.state
         seat = focus_seat(data)
         turn = _turn_of(state, seat)
-        if seat is None or turn is None or getattr(turn, "rolls", 0) == 0:
+        if seat is None or turn is None or turn.rolls == 0:
             return []
-        totals = getattr(state, "totals", ())
+        totals = state.totals
         total = totals[seat] if seat < len(totals) else 0
-        showing = int(getattr(turn, "showing", 0))
+        showing = int(turn.showing)
         lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
         if turn.end is None and turn.miles is None:
             stop = int(turn.stop_miles)  # the core says what stopping records
@@ -404,9 +345,9 @@ class DiceTray(LineBox):
             miles = turn.miles if turn.miles is not None else 0
             lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
             lines.append(Text(f"({str(turn.end).replace('_', ' ')})", style="dim"))
-        mode = getattr(getattr(state, "config", None), "mode", "")
-        if mode != "time_trial" and getattr(state, "phase", "") != "over" and data.result is None:
-            need = max(0, getattr(state, "race_length", 500) - total)
+        mode = state.config.mode
+        if mode != "time_trial" and state.phase != "over" and data.result is None:
+            need = max(0, state.race_length - total)
             lines.append(Text(f"Need {need} to finish", style="dim"))
         return lines[:4]
 
@@ -420,10 +361,6 @@ class DiceTray(LineBox):
 
 class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
-
-    DEFAULT_CSS = """
-    Scoreboard { width: 1fr; height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
-    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -444,30 +381,30 @@ class Scoreboard(LineBox):
         data = self._data
         if data is None:
             return []
-        state = data.state
+        state: Go500State = data.state
         names = data.names
-        totals = list(getattr(state, "totals", ()) or [0] * len(names))
-        finished = getattr(state, "finished", ()) or (False,) * len(names)
-        out_flags = getattr(state, "out", ()) or (False,) * len(names)
-        mode = getattr(getattr(state, "config", None), "mode", "oval")
-        length = int(getattr(state, "race_length", 500) or 500)
+        totals = list(state.totals or [0] * len(names))
+        finished = state.finished or (False,) * len(names)
+        out_flags = state.out or (False,) * len(names)
+        mode = state.config.mode
+        length = int(state.race_length or 500)
         goal = max([length, *totals]) if mode != "time_trial" else max([1, *totals])
-        order = list(getattr(state, "order", ()) or range(len(names)))
+        order = list(state.order or range(len(names)))
         ranking = list(
-            getattr(state, "ranking", ()) or (data.result.ranking if data.result else [])
+            state.ranking or (data.result.ranking if data.result else [])
         )
-        current = getattr(state, "current", None)
-        pole = getattr(state, "pole", None)
-        qual = getattr(state, "qual_scores", ())
+        current = state.current
+        pole = state.pole
+        qual = state.qual_scores
         name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         header = self.header(state, mode, length)
         lines = [Text(header, style=Style(bold=True))]
-        phase = getattr(state, "phase", "")
+        phase = state.phase
         rows = []
         for seat in order:
-            tags = []
+            tags: list[str] = []
             if seat < len(out_flags) and out_flags[seat]:
                 tags.append("OUT")
             elif seat < len(finished) and finished[seat]:
@@ -482,7 +419,7 @@ class Scoreboard(LineBox):
         tag_w = max((len(t) for _, t in rows), default=0)
         suffix_w = 9 if mode != "time_trial" else 8
         bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
-        for seat, tags in rows:
+        for seat, tag_words in rows:
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
@@ -494,21 +431,21 @@ class Scoreboard(LineBox):
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
             line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
-            if tags:
-                line.append(" " + tags, style=Style(bold=True))
+            if tag_words:
+                line.append(" " + tag_words, style=Style(bold=True))
             lines.append(line)
         return lines
 
     @staticmethod
-    def header(state: Any, mode: str, length: int) -> str:
-        rnd = getattr(state, "round", 1) - (getattr(state, "phase", "") == "over")  # last round
+    def header(state: Go500State, mode: str, length: int) -> str:
+        rnd = state.round - (state.phase == "over")  # last round
         if mode == "time_trial":
-            hours = getattr(getattr(state, "config", None), "hours", 6)
+            hours = state.config.hours
             return f"Time Trial · hour {min(rnd, hours)} of {hours}"
-        name = getattr(state, "race_name", "") or "Race"
+        name = state.race_name or "Race"
         if mode == "cup":
-            schedule = getattr(getattr(state, "config", None), "schedule", ())
-            name = f"{name} ({getattr(state, 'race', 0) + 1} of {len(schedule)})"
+            schedule = state.config.schedule
+            name = f"{name} ({state.race + 1} of {len(schedule)})"
         if mode == "multi_game":
             name = "Multi-Game"
         return f"{name} · {length} miles · round {rnd}"
@@ -524,13 +461,6 @@ class Callouts(LineBox):
 
     # Colours by component class, not by toggling CSS classes on the widget: a class change
     # restyles the widget (and costs a style pass) on every step with a flag.
-    DEFAULT_CSS = """
-    Callouts { height: 1; padding: 0 1; text-style: bold; }
-    Callouts > .callouts--yellow { background: $warning 35%; }
-    Callouts > .callouts--red { background: $error 40%; }
-    Callouts > .callouts--black { background: $panel; }
-    Callouts > .callouts--good { background: $success 35%; }
-    """
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "callouts--yellow",
         "callouts--red",
@@ -572,12 +502,6 @@ def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
 
 class Go500Board(Board):
     """The Go 500 table: call-outs, dice tray, scoreboard and race log."""
-
-    DEFAULT_CSS = """
-    Go500Board #go500-lower { height: 1fr; }
-    Go500Board Scoreboard { width: 55%; }
-    Go500Board RaceLog { width: 45%; }
-    """
 
     def compose(self) -> ComposeResult:
         yield Callouts(id="callouts")

@@ -25,6 +25,7 @@ game state, change it, or talk to the hub; nor hold code of its own.
 
 from __future__ import annotations
 
+from tui.theme import PICK, RED_LINE
 from tui.widgets.champions.board import ChampionsBoard
 from tui.widgets.champions.canvas import Canvas
 from tui.widgets.champions.choices import (
@@ -50,8 +51,6 @@ from tui.widgets.champions.words import (
     FLAG,
     FLAG_DIE,
     LANE_WORDS,
-    PICK,
-    RED_LINE,
     SHORT,
     car_chip,
     car_style,

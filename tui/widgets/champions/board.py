@@ -11,13 +11,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
+from core.champions.model import ChooseDice, TargetTask
 from tui.widgets.board import Board, BoardData
 from tui.widgets.champions.choices import option_label, target_rows
 from tui.widgets.champions.dice import dice_rows
 from tui.widgets.champions.oval import OvalTrack
 from tui.widgets.champions.scoreboard import ChampionsScoreboard
 from tui.widgets.champions.words import card_of, head_task
-from tui.widgets.common import ActionList, RaceLog, set_border_title, tag_of
+from tui.widgets.common import ActionList, RaceLog, set_border_title
 
 
 class ChampionsBoard(Board):
@@ -42,7 +43,7 @@ class ChampionsBoard(Board):
         self.query_one(OvalTrack).show(data)
         self.query_one(ChampionsScoreboard).show(data)
         actions = self.query_one(ActionList)
-        phase = getattr(data.state, "phase", "")
+        phase = data.state.phase
         if not data.legal:
             actions.keep_actions([])
             if data.result is not None:
@@ -57,7 +58,7 @@ class ChampionsBoard(Board):
             before = actions.highlighted
             rows = dice_rows(data)
             actions.keep_actions(rows)
-            keep = [i for i, (_, a) in enumerate(rows) if tag_of(a) == "choose_dice"]
+            keep = [i for i, (_, a) in enumerate(rows) if isinstance(a, ChooseDice)]
             if keep:
                 actions.highlighted = keep[0]
             elif before is not None and before < len(rows):
@@ -66,9 +67,8 @@ class ChampionsBoard(Board):
                 actions.focus()
             return
         task = head_task(data.state)
-        card = card_of(getattr(task, "card", None))
-        if card is not None and tag_of(task) == "targets":
-            set_border_title(actions, f"Cars for {card.name}")
+        if isinstance(task, TargetTask):
+            set_border_title(actions, f"Cars for {card_of(task.card).name}")
         else:
             set_border_title(actions, "Your choice: 1-9 or Enter")
         rows = target_rows(data) or [(option_label(data, a, short=True), a) for a in data.legal]

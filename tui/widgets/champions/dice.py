@@ -12,10 +12,19 @@ from typing import Any
 
 from textual.message import Message
 
+from core.champions.model import (
+    ChampionsState,
+    ChooseDice,
+    DiceChosen,
+    DiceRolled,
+    DieTask,
+    GameEnded,
+    LapStarted,
+    ShiftGears,
+)
 from tui.widgets.board import BoardData
 from tui.widgets.champions.choices import option_label
 from tui.widgets.champions.words import die_words
-from tui.widgets.common import tag_of
 
 
 @dataclass(frozen=True)
@@ -35,11 +44,11 @@ class ChampionsDieClicked(Message):
 
 def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[int], str]:
     """(faces, kept dice, dice already resolved, caption): this turn's roll, else the last one."""
-    state = data.state
-    faces = tuple(getattr(state, "dice", ()) or ())
+    state: ChampionsState = data.state
+    faces = tuple(state.dice or ())
     if faces:
-        chosen = tuple(getattr(state, "chosen", ()) or ())
-        waiting = {t.die for t in getattr(state, "queue", ()) if tag_of(t) == "die"}
+        chosen = tuple(state.chosen or ())
+        waiting = {t.die for t in state.queue if isinstance(t, DieTask)}
         done = {d for d in chosen if d not in waiting}
         return faces, chosen, done, ""
     last_faces: tuple[int, ...] = ()
@@ -47,13 +56,12 @@ def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[in
     who = None
     for _, _, step_events in reversed(data.history[-40:]):
         for event in reversed(step_events):
-            name = type(event).__name__
-            if name == "DiceChosen" and not kept and who is None:
+            if isinstance(event, DiceChosen) and not kept and who is None:
                 kept = tuple(event.dice)
-            elif name == "DiceRolled":
-                last_faces, who = tuple(event.faces), int(event.seat)
+            elif isinstance(event, DiceRolled):
+                last_faces, who = tuple(event.faces), event.seat
                 break
-            elif name in ("LapStarted", "GameEnded"):
+            elif isinstance(event, LapStarted | GameEnded):
                 return (), (), set(), ""
         if who is not None:
             break
@@ -66,15 +74,14 @@ def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[in
 def dice_rows(data: BoardData) -> list[tuple[str, Any]]:
     """The choice list after a roll: one row per die (toggles), Shift Gears, and Keep."""
     picked = sorted(int(p[1:]) for p in data.selected if p.startswith("d") and p[1:].isdigit())
-    faces = tuple(getattr(data.state, "dice", ()) or ())
+    faces = tuple(data.state.dice or ())
     rows: list[tuple[str, Any]] = []
     for i, face in enumerate(faces):
         mark = "  ◀ keep" if i + 1 in picked else ""
         rows.append((f"Die {i + 1}: {die_words(face, short=False)}{mark}", DieToggle(i + 1)))
     for action in data.legal:
-        tag = tag_of(action)
-        if tag == "choose_dice" and list(action.dice) == picked:
+        if isinstance(action, ChooseDice) and list(action.dice) == picked:
             rows.append((option_label(data, action) + " (Enter)", action))
-        elif tag == "shift_gears":
+        elif isinstance(action, ShiftGears):
             rows.append((option_label(data, action), action))
     return rows

@@ -10,8 +10,6 @@ choice as `ActionChosen`. Must not: hold game state, change it, or talk to the h
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -19,6 +17,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from core.champions.model import ChampionsState, DieTask
+from tui.theme import PICK, RED_LINE
 from tui.widgets.board import BoardData
 from tui.widgets.champions.canvas import Canvas
 from tui.widgets.champions.choices import (
@@ -34,14 +34,12 @@ from tui.widgets.champions.words import (
     DIM,
     FLAG,
     FLAG_DIE,
-    PICK,
-    RED_LINE,
     car_chip,
     car_style,
     card_of,
     die_words,
 )
-from tui.widgets.common import ActionChosen, tag_of
+from tui.widgets.common import ActionChosen
 from tui.widgets.fastlines import FastLines
 
 
@@ -118,8 +116,8 @@ class OvalTrack(FastLines, Widget):
         self, canvas: Canvas, geo: OvalGeometry, data: BoardData | None, wide: bool
     ) -> None:
         cw = geo.cw
-        state = data.state if data is not None else None
-        cars = getattr(state, "cars", ()) if state is not None else ()
+        state: ChampionsState | None = data.state if data is not None else None
+        cars = state.cars if state is not None else ()
         by_space = {(c.row, c.lane): c for c in cars if c.row is not None and c.place is None}
         keys = destination_keys(data) if data is not None else {}
         targets = candidate_cars(data) if data is not None else set()
@@ -175,8 +173,8 @@ class OvalTrack(FastLines, Widget):
             self._draw_finished(canvas, geo, state, wide)
             self._draw_decks(canvas, geo, state, wide)
 
-    def _draw_finished(self, canvas: Canvas, geo: OvalGeometry, state: Any, wide: bool) -> None:
-        places = tuple(getattr(state, "places", ()) or ())
+    def _draw_finished(self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool) -> None:
+        places = tuple(state.places or ())
         if not places:
             return
         canvas.put(0, 11, "finished ▴", Style(bold=True))
@@ -186,13 +184,13 @@ class OvalTrack(FastLines, Widget):
             entry.append_text(car_chip(state, colour, letter=wide))
             canvas.put((n % per_line) * (6 if wide else 5), 8 + n // per_line, entry)
 
-    def _draw_decks(self, canvas: Canvas, geo: OvalGeometry, state: Any, wide: bool) -> None:
+    def _draw_decks(self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool) -> None:
         x = geo.left + 8 * geo.cw + 1
-        if getattr(state, "phase", "") in ("setup", "choose_car"):
+        if state.phase in ("setup", "choose_car"):
             return
-        flag = int(getattr(state, "flag_count", 0))
-        discard = len(getattr(state, "flag_discard", ()) or ())
-        sponsor = int(getattr(state, "sponsor_count", 0))
+        flag = int(state.flag_count)
+        discard = len(state.flag_discard or ())
+        sponsor = int(state.sponsor_count)
         lines = (
             (f"Flag deck {flag}", f"discards {discard}", f"Sponsor deck {sponsor}")
             if wide
@@ -207,10 +205,10 @@ class OvalTrack(FastLines, Widget):
         x0, y0, width, _ = geo.infield()
         x0 += 1
         width -= 2
-        state = data.state
-        phase = getattr(state, "phase", "")
-        lap = getattr(state, "lap", 1)
-        active = getattr(state, "active", 0)
+        state: ChampionsState = data.state
+        phase = state.phase
+        lap = state.lap
+        active = state.active
         names = data.names
         who = names[active] if 0 <= active < len(names) else "?"
         if data.result is not None:
@@ -222,9 +220,10 @@ class OvalTrack(FastLines, Widget):
         elif phase == "choose_car":
             top = Text(f"{who} chooses a car"[:width], style=Style(bold=True))
         else:
-            top = Text(f"Lap {lap}/2 · {who}'s turn"[:width], style=Style(bold=True))
+            laps = data.game.lap_count(data.config)
+            top = Text(f"Lap {lap}/{laps} · {who}'s turn"[:width], style=Style(bold=True))
         canvas.put(x0, y0, top)
-        card = card_of(getattr(state, "card_in_play", None))
+        card = card_of(state.card_in_play)
         if card is not None:
             # The card in play takes the lines under the title, wrapped (whole in the log too).
             words = Text.assemble(("Card: ", "bold"), (f"{card.name} — {card.text}", ""))
@@ -300,8 +299,8 @@ def _heading(row: int) -> str:
     return "▸"
 
 
-def _next_die(state: Any) -> int | None:
-    for task in getattr(state, "queue", ()):
-        if tag_of(task) == "die":
-            return int(task.die)
+def _next_die(state: ChampionsState) -> int | None:
+    for task in state.queue:
+        if isinstance(task, DieTask):
+            return task.die
     return None

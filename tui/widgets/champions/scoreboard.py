@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
+from core.champions.model import ChampionsState
 from tui.widgets.board import BoardData
 from tui.widgets.champions.words import (
     COLOUR_LETTERS,
@@ -36,27 +37,27 @@ class ChampionsScoreboard(LineBox):
 
     def show(self, data: BoardData) -> None:
         self._data = data
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(list(self.board_text().split("\n")))
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.show_lines(self.board_text().split("\n"))
+        self.show_lines(list(self.board_text().split("\n")))
 
     def board_text(self) -> Text:
         data = self._data
         if data is None:
             return Text("")
-        state = data.state
+        state: ChampionsState = data.state
         wide = self.size.width >= 30
         out = Text()
         names = data.names
-        seat_car = tuple(getattr(state, "seat_car", ()) or ())
-        money = tuple(getattr(state, "money", ()) or ())
-        gears = tuple(getattr(state, "shift_gears", ()) or ())
-        sponsors = tuple(getattr(state, "sponsors", ()) or ())
-        places = tuple(getattr(state, "places", ()) or ())
-        lap_places = tuple(getattr(state, "lap_places", ()) or ())
-        active = getattr(state, "active", None)
+        seat_car = tuple(state.seat_car or ())
+        money = tuple(state.money or ())
+        gears = tuple(state.shift_gears or ())
+        sponsors = tuple(state.sponsors or ())
+        places = tuple(state.places or ())
+        lap_places = tuple(state.lap_places or ())
+        active = state.active
         ranking = list(data.result.ranking) if data.result is not None else []
         name_w = 12 if wide else 8
         for seat, name in enumerate(names):

@@ -1,7 +1,7 @@
 """NASCAR Champions in words and colours: cars, money, places, dice faces, cards.
 
-Owns the palette (a style per car colour, the FLAG die, the pick highlight, dim text, the red
-line) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
+Owns the Champions names of the theme's styles (`tui.theme`: a style per car colour, the FLAG
+die, the pick highlight, the red line; dim text) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
 its colour (never colour alone), money, a place, a die face, a card by id, the task at the head of
 the queue. Must not: draw a widget, post a message, or hold or change game state.
 """
@@ -13,21 +13,16 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
+from core.champions.model import ChampionsState
+from tui.theme import CHAMPIONS_CAR_STYLES, CHAMPIONS_FLAG_DIE
+
 COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
 COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
 SHORT = ("BLK", "BLU", "RED", "GRN", "YEL")
 FLAG = 5
-CAR_STYLE = (
-    Style(color="white", bgcolor="#262626", bold=True),
-    Style(color="white", bgcolor="#2f66c8", bold=True),
-    Style(color="white", bgcolor="#c83232", bold=True),
-    Style(color="black", bgcolor="#3fae5a", bold=True),
-    Style(color="black", bgcolor="#e8c62a", bold=True),
-)
-FLAG_DIE = Style(color="black", bgcolor="#e8e8e8", bold=True)
-PICK = Style(color="black", bgcolor="#ffd75f", bold=True)
+CAR_STYLE = CHAMPIONS_CAR_STYLES
+FLAG_DIE = CHAMPIONS_FLAG_DIE
 DIM = Style(dim=True)
-RED_LINE = Style(color="#ff4040", bold=True)
 LANE_WORDS = ("inside", "middle", "outside")
 
 
@@ -35,18 +30,18 @@ def car_style(colour: int) -> Style:
     return CAR_STYLE[colour % len(CAR_STYLE)]
 
 
-def car_words(state: Any, colour: int) -> str:
+def car_words(state: ChampionsState, colour: int) -> str:
     """``Red #24``: colour word and number."""
     number = _number(state, colour)
     return f"{COLOUR_NAMES[colour].capitalize()} #{number}" if number else COLOUR_NAMES[colour]
 
 
-def _number(state: Any, colour: int) -> int | None:
-    cars = getattr(state, "cars", ())
+def _number(state: ChampionsState, colour: int) -> int | None:
+    cars = state.cars
     return int(cars[colour].number) if 0 <= colour < len(cars) else None
 
 
-def car_chip(state: Any, colour: int, *, letter: bool = False) -> Text:
+def car_chip(state: ChampionsState, colour: int, *, letter: bool = False) -> Text:
     """A car as its number on its colour, ``24R`` with ``letter`` (colour is never alone)."""
     number = _number(state, colour)
     label = f"{number}" if number is not None else "?"
@@ -81,6 +76,6 @@ def card_of(card_id: int | None) -> Any:
     return COMPONENTS.cards[card_id]
 
 
-def head_task(state: Any) -> Any:
-    queue = getattr(state, "queue", ())
+def head_task(state: ChampionsState) -> Any:
+    queue = state.queue
     return queue[0] if queue else None

@@ -10,25 +10,21 @@ from typing import Any
 
 from core.cthulhu500.fold import evolve
 from core.cthulhu500.model import State
+from core.resolution import Resolution
 from core.rng import Chance
 
 __all__ = ["Ctx"]
 
 
-class Ctx:
-    """One step's working copy: the current state, the stack, the events so far, chance."""
+class Ctx(Resolution[State]):
+    """One step's working copy (`core.resolution.Resolution`): the state as folded so far, the
+    events, chance, and the resolution stack as a plain list."""
 
-    __slots__ = ("events", "rng", "stack", "state")
+    __slots__ = ("stack",)
 
     def __init__(self, state: State, rng: Chance) -> None:
-        self.state = state
+        super().__init__(state, rng, evolve)
         self.stack: list[Any] = list(state.stack)
-        self.events: list[Any] = []
-        self.rng = rng
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
 
     def die(self) -> int:
         return self.rng.below(6) + 1

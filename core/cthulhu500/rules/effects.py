@@ -7,13 +7,18 @@ Must not: dispatch on card names; only on the data's effect primitives.
 
 from __future__ import annotations
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.board import ahead, behind
-from core.cthulhu500.cards import card
-from core.cthulhu500.ctx import Ctx
+from core.cthulhu500.data import card
 from core.cthulhu500.model import (
+    ActionsGranted,
+    CardTakenFromDiscard,
+    ContagionEnded,
+    ContagionStruck,
+    CrewMoved,
     DContagion,
     DFreeTest,
+    DriverMoved,
+    EffectFizzled,
+    NitrousAdded,
     TContagionJump,
     TContagionTick,
     TDamage,
@@ -21,9 +26,13 @@ from core.cthulhu500.model import (
     TPassTest,
     TPassWin,
     TRepair,
+    VehicleCardDiscarded,
+    VehiclesSwapped,
 )
-from core.cthulhu500.options import contagion_targets
-from core.cthulhu500.passing import repair
+from core.cthulhu500.rules.board import ahead, behind
+from core.cthulhu500.rules.ctx import Ctx
+from core.cthulhu500.rules.options import contagion_targets
+from core.cthulhu500.rules.passing import repair
 
 __all__ = ["contagion_jump", "contagion_tick", "effect"]
 
@@ -36,7 +45,7 @@ def effect(ctx: Ctx, e: TEffect) -> None:
     seat = e.seat
 
     def fizzle() -> None:
-        ctx.emit(ev.EffectFizzled(card=e.card, seat=seat))
+        ctx.emit(EffectFizzled(card=e.card, seat=seat))
 
     if kind == "auto_pass_ahead":
         ctx.stack.append(TPassWin(x=seat, y=ahead(s.pack, seat), auto=True))
@@ -44,16 +53,16 @@ def effect(ctx: Ctx, e: TEffect) -> None:
         ctx.stack.append(DFreeTest(seat=seat, kind="follow", ready=False))
         ctx.stack.append(TPassTest(x=seat, kind="draft"))
     elif kind == "nitrous":
-        ctx.emit(ev.NitrousAdded(seat=seat, bonus=spec.param))
+        ctx.emit(NitrousAdded(seat=seat, bonus=spec.param))
     elif kind == "grant_actions":
-        ctx.emit(ev.ActionsGranted(seat=seat, count=spec.param))
+        ctx.emit(ActionsGranted(seat=seat, count=spec.param))
     elif kind == "contagion":
         assert e.target_seat is not None
         assert e.target_card is not None
         if e.target_card not in contagion_targets(s, e.card, e.target_seat):
             fizzle()
             return
-        ctx.emit(ev.VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
+        ctx.emit(VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
         contagion_jump(ctx, e.card, seat, e.target_seat)
     elif kind == "discard_equipment":
         assert e.target_seat is not None
@@ -62,14 +71,14 @@ def effect(ctx: Ctx, e: TEffect) -> None:
         if e.target_card not in v.mods and e.target_card != v.tires:
             fizzle()
             return
-        ctx.emit(ev.VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
+        ctx.emit(VehicleCardDiscarded(seat=e.target_seat, card=e.target_card, reason=spec.name))
     elif kind == "poach_crew":
         assert e.target_seat is not None
         assert e.target_card is not None
         if e.target_card not in s.vehicles[e.target_seat].crew:
             fizzle()
             return
-        ctx.emit(ev.CrewMoved(from_seat=e.target_seat, to_seat=seat, card=e.target_card))
+        ctx.emit(CrewMoved(from_seat=e.target_seat, to_seat=seat, card=e.target_card))
     elif kind == "repair_now":
         if not s.vehicles[seat].damaged:
             fizzle()
@@ -80,7 +89,7 @@ def effect(ctx: Ctx, e: TEffect) -> None:
         if e.target_card not in s.discard:
             fizzle()
             return
-        ctx.emit(ev.CardTakenFromDiscard(seat=seat, card=e.target_card, hand_card=e.target_card))
+        ctx.emit(CardTakenFromDiscard(seat=seat, card=e.target_card, hand_card=e.target_card))
     elif kind == "damage_any":
         assert e.target_seat is not None
         ctx.stack.append(TDamage(v=e.target_seat))
@@ -97,7 +106,7 @@ def effect(ctx: Ctx, e: TEffect) -> None:
             return
         line = list(s.pack)
         line[i], line[i - 2] = line[i - 2], line[i]
-        ctx.emit(ev.VehiclesSwapped(a=seat, b=line[i], pack=tuple(line)))
+        ctx.emit(VehiclesSwapped(a=seat, b=line[i], pack=tuple(line)))
     elif kind == "move_driver":
         assert e.target_seat is not None
         assert e.to_seat is not None
@@ -107,9 +116,7 @@ def effect(ctx: Ctx, e: TEffect) -> None:
             return
         replaced = s.vehicles[e.to_seat].driver
         ctx.emit(
-            ev.DriverMoved(
-                from_seat=e.target_seat, to_seat=e.to_seat, card=driver, replaced=replaced
-            )
+            DriverMoved(from_seat=e.target_seat, to_seat=e.to_seat, card=driver, replaced=replaced)
         )
     else:  # pragma: no cover
         raise AssertionError(f"unknown effect {kind!r}")
@@ -123,9 +130,9 @@ def contagion_jump(ctx: Ctx, cid: int, caster: int, origin: int) -> None:
     s = ctx.state
     nxt = behind(s.pack, origin)
     if nxt == caster:
-        ctx.emit(ev.ContagionEnded(card=cid, reason="caster"))
+        ctx.emit(ContagionEnded(card=cid, reason="caster"))
     elif not contagion_targets(s, cid, nxt):
-        ctx.emit(ev.ContagionEnded(card=cid, reason="no_target"))
+        ctx.emit(ContagionEnded(card=cid, reason="no_target"))
     else:
         ctx.stack.append(DContagion(seat=origin, card=cid, caster=caster, vehicle=nxt))
 
@@ -137,5 +144,5 @@ def contagion_tick(ctx: Ctx, t: TContagionTick) -> None:
         ctx.stack.pop()
         return
     mark = due[0]
-    ctx.emit(ev.ContagionStruck(card=mark.card, seat=t.seat, target=mark.target))
+    ctx.emit(ContagionStruck(card=mark.card, seat=t.seat, target=mark.target))
     ctx.stack.append(TContagionJump(card=mark.card, caster=mark.caster, origin=t.seat))

@@ -1,4 +1,4 @@
-"""The Cthulhu 500 deck as data: `cards.json` decoded into frozen structs and validated at load.
+"""The Cthulhu 500 deck as data: `data/cards.json` decoded into frozen structs and validated at load.
 
 Owns the card table (ids 1–110, names, short effect texts, stats and the effect primitive each
 card refers to) and the checks that keep the data honest: every id exactly once, the FACT card
@@ -15,6 +15,8 @@ from typing import Literal
 
 import msgspec
 
+from core.game import DataError
+
 __all__ = [
     "ACTION_EFFECTS",
     "CARDS",
@@ -23,7 +25,7 @@ __all__ = [
     "MOD_EFFECTS",
     "REACTION_EFFECTS",
     "Card",
-    "DeckError",
+    "DataError",
     "card",
     "load_cards",
     "name_of",
@@ -89,10 +91,6 @@ _TARGETS = frozenset(
 CHECKERED_FLAG = 110
 
 
-class DeckError(ValueError):
-    """The card data file is malformed; the message says what is wrong in one sentence."""
-
-
 class CardEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One row of `cards.json`: a card and its copies (or a vehicle's two cards)."""
 
@@ -150,25 +148,25 @@ def _validate(data: CardFile) -> dict[int, Card]:
     per_type: dict[str, int] = {}
     for entry in data.cards:
         if entry.effect is not None and entry.effect not in _EFFECTS[entry.type]:
-            raise DeckError(f"{entry.name} has an unknown {entry.type} effect {entry.effect!r}.")
+            raise DataError(f"{entry.name} has an unknown {entry.type} effect {entry.effect!r}.")
         if entry.target is not None and entry.target not in _TARGETS:
-            raise DeckError(f"{entry.name} has an unknown target {entry.target!r}.")
+            raise DataError(f"{entry.name} has an unknown target {entry.target!r}.")
         for tag in entry.tags:
             if tag not in _TAGS:
-                raise DeckError(f"{entry.name} has an unknown tag {tag!r}.")
+                raise DataError(f"{entry.name} has an unknown tag {tag!r}.")
         if entry.type in ("action", "reaction") and entry.effect is None:
-            raise DeckError(f"{entry.name} is an {entry.type} card without an effect.")
+            raise DataError(f"{entry.name} is an {entry.type} card without an effect.")
         if entry.spell and (entry.type != "action" or not entry.name.startswith("Spell:")):
-            raise DeckError(f"{entry.name} is marked a Spell but is not a 'Spell:' action.")
+            raise DataError(f"{entry.name} is marked a Spell but is not a 'Spell:' action.")
         if entry.sponsor and (entry.type != "mod" or not entry.name.startswith("Sponsor:")):
-            raise DeckError(f"{entry.name} is marked a Sponsor but is not a 'Sponsor:' mod.")
+            raise DataError(f"{entry.name} is marked a Sponsor but is not a 'Sponsor:' mod.")
         if entry.type == "vehicle":
             a, b = [*entry.ids, 0, 0][:2]
             if len(entry.ids) != 2 or a % 2 != 1 or b != a + 1:
-                raise DeckError(f"{entry.name} must be a pair: an odd marker id and the next id.")
+                raise DataError(f"{entry.name} must be a pair: an odd marker id and the next id.")
         for cid in entry.ids:
             if cid in cards:
-                raise DeckError(f"Card id {cid} appears twice ({entry.name}).")
+                raise DataError(f"Card id {cid} appears twice ({entry.name}).")
             per_type[entry.type] = per_type.get(entry.type, 0) + 1
             cards[cid] = Card(
                 id=cid,
@@ -192,27 +190,27 @@ def _validate(data: CardFile) -> dict[int, Card]:
             )
     total = sum(data.counts.values())
     if sorted(cards) != list(range(1, total + 1)):
-        raise DeckError(f"Card ids must be exactly 1 to {total}, each once.")
+        raise DataError(f"Card ids must be exactly 1 to {total}, each once.")
     for kind, want in data.counts.items():
         if per_type.get(kind, 0) != want:
-            raise DeckError(
+            raise DataError(
                 f"The deck needs {want} {kind} cards, the data has {per_type.get(kind, 0)}."
             )
     if cards.get(CHECKERED_FLAG) is None or cards[CHECKERED_FLAG].type != "flag":
-        raise DeckError(f"Card {CHECKERED_FLAG} must be the Checkered Flag.")
+        raise DataError(f"Card {CHECKERED_FLAG} must be the Checkered Flag.")
     return cards
 
 
 def load_cards(raw: bytes | None = None) -> dict[int, Card]:
     """Decode and validate the card file (the package's own unless ``raw`` is given)."""
     if raw is None:
-        raw = Path(__file__).with_name("cards.json").read_bytes()
+        raw = (Path(__file__).parent / "data" / "cards.json").read_bytes()
     try:
         data = msgspec.json.decode(raw, type=CardFile)
     except msgspec.ValidationError as err:
-        raise DeckError(f"The card file is malformed: {err}.") from None
+        raise DataError(f"The card file is malformed: {err}.") from None
     except msgspec.DecodeError as err:  # not JSON at all (found by tests/test_decoders_fuzz.py)
-        raise DeckError(f"The card file is not JSON: {err}.") from None
+        raise DataError(f"The card file is not JSON: {err}.") from None
     return _validate(data)
 
 

@@ -15,24 +15,42 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from core.cthulhu500 import actions as act
-from core.cthulhu500.board import ahead, behind, has_effect
-from core.cthulhu500.cards import card
+from core.cthulhu500.data import card
 from core.cthulhu500.model import (
+    AddCrew,
+    AttemptPass,
+    ChooseContagionTarget,
+    ChooseVehicle,
     DActions,
     DChain,
     DChooseVehicle,
     DContagion,
     DDiscard,
     DDrawCount,
+    DeclineFreeTest,
     DFreeTest,
+    Discard,
     DPitChoice,
+    DrawCount,
     DReroll,
     DSetupDiscard,
     DSponsor,
     DWindow,
+    EndActions,
+    KeepRoll,
+    PassReaction,
+    PitChoice,
+    PitStop,
+    PlayAction,
+    PlayReaction,
+    Reroll,
+    SetupDiscard,
+    SponsorDiscard,
     State,
+    TakeFreeTest,
+    UseFlag,
 )
+from core.cthulhu500.rules.board import ahead, behind, has_effect
 
 __all__ = [
     "action_options",
@@ -160,24 +178,24 @@ def contagion_targets(state: State, contagion: int, seat: int) -> list[int]:
     return rows(vehicle.mods)
 
 
-def pit_options(state: State, seat: int) -> list[act.PitChoice]:
+def pit_options(state: State, seat: int) -> list[PitChoice]:
     """C-PIT-MOD / C-PIT-TIRES / C-PIT-DRIVER / C-REPAIR choices open to ``seat`` now."""
     vehicle = state.vehicles[seat]
     hand = state.hands[seat]
-    out: list[act.PitChoice] = []
+    out: list[PitChoice] = []
     for cid in rows(c for c in hand if c and card(c).type == "mod"):
         if len(vehicle.mods) < 2:
-            out.append(act.PitChoice(kind="mod", card=cid))
+            out.append(PitChoice(kind="mod", card=cid))
         else:
-            out.extend(act.PitChoice(kind="mod", card=cid, replace=m) for m in rows(vehicle.mods))
+            out.extend(PitChoice(kind="mod", card=cid, replace=m) for m in rows(vehicle.mods))
     out.extend(
-        act.PitChoice(kind="tires", card=cid)
+        PitChoice(kind="tires", card=cid)
         for cid in rows(c for c in hand if c and card(c).type == "tires")
     )
     drivers = rows(c for c in hand if c and card(c).type == "crew") + rows(vehicle.crew)
-    out.extend(act.PitChoice(kind="driver", card=cid) for cid in drivers)
+    out.extend(PitChoice(kind="driver", card=cid) for cid in drivers)
     if vehicle.damaged:
-        out.append(act.PitChoice(kind="repair"))
+        out.append(PitChoice(kind="repair"))
     return out
 
 
@@ -189,53 +207,53 @@ def can_pit(state: State, seat: int) -> bool:
     return any(c and card(c).type in ("mod", "tires", "crew") for c in state.hands[seat])
 
 
-def action_options(state: State, seat: int, cid: int) -> list[act.PlayAction]:
+def action_options(state: State, seat: int, cid: int) -> list[PlayAction]:
     """Every way to play Action card ``cid`` now (a card with no legal target: none)."""
     spec = card(cid)
     effect = spec.effect
     seats = range(state.n)
     vehicles = state.vehicles
     if effect in ("auto_pass_ahead", "draft", "nitrous", "grant_actions"):
-        return [act.PlayAction(card=cid)]
+        return [PlayAction(card=cid)]
     if effect == "contagion":
         return [
-            act.PlayAction(card=cid, target_seat=s, target_card=t)
+            PlayAction(card=cid, target_seat=s, target_card=t)
             for s in seats
             for t in contagion_targets(state, cid, s)
         ]
     if effect == "discard_equipment":
-        out: list[act.PlayAction] = []
+        out: list[PlayAction] = []
         for s in seats:
             v = vehicles[s]
             equipment = rows([*v.mods, *([] if v.tires is None else [v.tires])])
-            out.extend(act.PlayAction(card=cid, target_seat=s, target_card=t) for t in equipment)
+            out.extend(PlayAction(card=cid, target_seat=s, target_card=t) for t in equipment)
         return out
     if effect == "poach_crew":
         return [
-            act.PlayAction(card=cid, target_seat=s, target_card=t)
+            PlayAction(card=cid, target_seat=s, target_card=t)
             for s in seats
             if s != seat
             for t in rows(vehicles[s].crew)
         ]
     if effect == "repair_now":
-        return [act.PlayAction(card=cid)] if vehicles[seat].damaged else []
+        return [PlayAction(card=cid)] if vehicles[seat].damaged else []
     if effect == "scavenge":
         found = rows(c for c in state.discard if card(c).type in ("mod", "tires"))
-        return [act.PlayAction(card=cid, target_card=t) for t in found]
+        return [PlayAction(card=cid, target_card=t) for t in found]
     if effect == "damage_any":
-        return [act.PlayAction(card=cid, target_seat=s) for s in seats]
+        return [PlayAction(card=cid, target_seat=s) for s in seats]
     if effect == "damage_ahead_behind":
         return [
-            act.PlayAction(
+            PlayAction(
                 card=cid, target_seat=ahead(state.pack, seat), to_seat=behind(state.pack, seat)
             )
         ]
     if effect == "swap_two_ahead":
         i = state.pack.index(seat)
-        return [act.PlayAction(card=cid, target_seat=state.pack[i - 2])] if i >= 2 else []
+        return [PlayAction(card=cid, target_seat=state.pack[i - 2])] if i >= 2 else []
     if effect == "move_driver":
         return [
-            act.PlayAction(card=cid, target_seat=a, to_seat=b)
+            PlayAction(card=cid, target_seat=a, to_seat=b)
             for a in seats
             if vehicles[a].driver is not None
             for b in seats
@@ -248,17 +266,17 @@ def _turn_options(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     flag = state.config.promo_flag and not state.flag_used[seat]
     if state.actions_left > 0:
-        out.append(act.AttemptPass())
+        out.append(AttemptPass())
         if can_pit(state, seat):
-            out.append(act.PitStop())
+            out.append(PitStop())
         hand = state.hands[seat]
         crew = rows(c for c in hand if c and card(c).type == "crew")
-        out.extend(act.AddCrew(c, s) for c in crew for s in range(state.n))
+        out.extend(AddCrew(c, s) for c in crew for s in range(state.n))
         for cid in rows(c for c in hand if c and card(c).type == "action"):
             out.extend(action_options(state, seat, cid))
     if flag:
-        out.append(act.UseFlag())
-    out.append(act.EndActions())
+        out.append(UseFlag())
+    out.append(EndActions())
     return out
 
 
@@ -297,35 +315,33 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     t = type(task)
     if t is DChooseVehicle:
         taken = {v.marker for v in state.vehicles}
-        return [act.ChooseVehicle(m) for m in MARKERS if m not in taken]
+        return [ChooseVehicle(m) for m in MARKERS if m not in taken]
     if t is DSetupDiscard:
         if state.setup_done[seat]:
             return []
-        return [act.SetupDiscard(c) for c in subsets(state.hands[seat])]
+        return [SetupDiscard(c) for c in subsets(state.hands[seat])]
     if t is DActions:
         return _turn_options(state, seat)
     if t is DDiscard:
-        return [act.Discard(c) for c in subsets(state.hands[seat])]
+        return [Discard(c) for c in subsets(state.hands[seat])]
     if t is DDrawCount:
-        return [act.DrawCount(k) for k in range(task.most + 1)]
+        return [DrawCount(k) for k in range(task.most + 1)]
     if t is DSponsor:
-        return [act.SponsorDiscard(c) for c in rows(state.hands[seat])]
+        return [SponsorDiscard(c) for c in rows(state.hands[seat])]
     if t is DWindow:
         playable = window_cards(state, task, seat)
-        return [*(act.PlayReaction(c) for c in playable), act.PassReaction()]
+        return [*(PlayReaction(c) for c in playable), PassReaction()]
     if t is DChain:
         playable = chain_cards(state, task, seat)
-        return [*(act.PlayReaction(c) for c in playable), act.PassReaction()]
+        return [*(PlayReaction(c) for c in playable), PassReaction()]
     if t is DReroll:
-        return [act.Reroll(), act.KeepRoll()]
+        return [Reroll(), KeepRoll()]
     if t is DFreeTest:
         if task.kind == "pit" and not state.config.free_test_may_decline:
-            return [act.TakeFreeTest()]
-        return [act.TakeFreeTest(), act.DeclineFreeTest()]
+            return [TakeFreeTest()]
+        return [TakeFreeTest(), DeclineFreeTest()]
     if t is DPitChoice:
         return list(pit_options(state, seat))
     if t is DContagion:
-        return [
-            act.ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)
-        ]
+        return [ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)]
     return []

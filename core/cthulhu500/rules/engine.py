@@ -18,28 +18,69 @@ from typing import Any
 
 import msgspec
 
-from core.cthulhu500 import actions as act
-from core.cthulhu500 import events as ev
-from core.cthulhu500.board import behind
-from core.cthulhu500.cards import CARDS, CHECKERED_FLAG, DECK_IDS, card
-from core.cthulhu500.ctx import Ctx
-from core.cthulhu500.effects import contagion_jump, contagion_tick, effect
+from core.cthulhu500.config import Config
+from core.cthulhu500.data import CARDS, CHECKERED_FLAG, DECK_IDS, card
 from core.cthulhu500.model import (
     DECISION_TYPES,
-    Config,
+    ActionsEnded,
+    ActionTaken,
+    AddCrew,
+    AttemptPass,
+    CardDealt,
+    CardDrawn,
+    CardPlayed,
+    CardsDiscarded,
+    ChainResolved,
+    CheckeredFlagDrawn,
+    ChooseContagionTarget,
+    ChooseVehicle,
+    ContagionEnded,
+    ContagionMarked,
+    CrewAdded,
     DActions,
+    DamagePrevented,
     DChain,
     DChooseVehicle,
     DContagion,
     DDiscard,
     DDrawCount,
+    DeckReshuffled,
+    DeckShuffled,
+    DeclineFreeTest,
     DFreeTest,
+    DieRerolled,
+    Discard,
     DPitChoice,
+    DrawCount,
     DReroll,
+    DriverSet,
     DSetupDiscard,
     DSponsor,
     DWindow,
+    EndActions,
+    FlagPlaced,
+    FlagUsed,
+    Flow,
+    FreeTestDeclined,
+    InPlayDiscarded,
+    KeepRoll,
+    ModAttached,
+    PackFormed,
+    PackTieRolled,
+    PassReaction,
+    PitChoice,
+    PitStop,
+    PitStopped,
+    PlayAction,
+    PlayReaction,
+    RaceEnded,
+    Reroll,
+    SetupDiscard,
+    SetupDiscardChosen,
+    SetupDiscardsRevealed,
+    SponsorDiscard,
     State,
+    TakeFreeTest,
     TAssignRandom,
     TContagionJump,
     TContagionTick,
@@ -51,16 +92,24 @@ from core.cthulhu500.model import (
     TEffect,
     TEndTurn,
     TFormPack,
+    TiresAttached,
     TNextTurn,
     TPassTest,
     TPassWin,
     TRepair,
     TStartTurn,
     TTie,
+    TurnStarted,
+    UseFlag,
     Vehicle,
+    VehicleAssigned,
+    VehiclesSetAside,
 )
-from core.cthulhu500.options import MARKERS, always_asked, answers, asked
-from core.cthulhu500.passing import damage, pass_test, pass_win, repair, tie
+from core.cthulhu500.rules.board import behind
+from core.cthulhu500.rules.ctx import Ctx
+from core.cthulhu500.rules.effects import contagion_jump, contagion_tick, effect
+from core.cthulhu500.rules.options import MARKERS, always_asked, answers, asked
+from core.cthulhu500.rules.passing import damage, pass_test, pass_win, repair, tie
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
 
@@ -97,7 +146,7 @@ def setup(config: Config, n: int, rng: Chance) -> list[Any]:
     else:
         ctx.stack.extend(DChooseVehicle(s) for s in range(n))
     _run(ctx)
-    ctx.emit(ev.Flow(stack=tuple(ctx.stack)))
+    ctx.emit(Flow(stack=tuple(ctx.stack)))
     return ctx.events
 
 
@@ -149,22 +198,18 @@ def _refusal(state: State, top: Any, seat: int, action: Any) -> tuple[str, str]:
     """The sentence and rule for an answer the decision on top does not accept."""
     cid = getattr(action, "card", None)
     hand = state.hands[seat]
-    holding = (act.PlayAction, act.AddCrew, act.PlayReaction, act.SponsorDiscard)
+    holding = (PlayAction, AddCrew, PlayReaction, SponsorDiscard)
     if isinstance(action, holding) and cid not in hand:
         return f"You do not hold {_name(cid)}.", "C-PLAY-ACTION"
-    discards = (act.Discard, act.SetupDiscard)
+    discards = (Discard, SetupDiscard)
     if isinstance(action, discards) and any(c not in hand for c in action.cards):
         return "You can only discard cards that are in your hand.", "C-DISCARD"
-    if isinstance(top, DActions) and isinstance(action, act.PlayAction):
+    if isinstance(top, DActions) and isinstance(action, PlayAction):
         return (
             f"{_name(cid)} cannot be played like that now: it needs a legal target.",
             "C-PLAY-ACTION",
         )
-    if (
-        isinstance(top, DActions)
-        and state.actions_left == 0
-        and not isinstance(action, act.EndActions)
-    ):
+    if isinstance(top, DActions) and state.actions_left == 0 and not isinstance(action, EndActions):
         return "You have no actions left this turn.", "C-ACTIONS"
     return _REFUSALS[type(top)]
 
@@ -175,7 +220,7 @@ def _name(cid: Any) -> str:
 
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     if state.over:
-        raise GameOver("The race is over; no more moves can be made.")
+        raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"Seat {seat + 1} is not being asked anything now.")
     top = state.stack[-1]
@@ -186,7 +231,7 @@ def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     _apply(ctx, top, seat, action)
     _sweep_contagions(ctx)
     _run(ctx)
-    ctx.emit(ev.Flow(stack=tuple(ctx.stack)))
+    ctx.emit(Flow(stack=tuple(ctx.stack)))
     return ctx.events
 
 
@@ -224,7 +269,7 @@ def _run(ctx: Ctx) -> None:
 
 def _end_race(ctx: Ctx, reason: str) -> None:
     laps = tuple(v.laps for v in ctx.state.vehicles)
-    ctx.emit(ev.RaceEnded(ranking=ranking(ctx.state), laps=laps, reason=reason))
+    ctx.emit(RaceEnded(ranking=ranking(ctx.state), laps=laps, reason=reason))
     ctx.stack.clear()
 
 
@@ -233,7 +278,7 @@ def _sweep_contagions(ctx: Ctx) -> None:
     for mark in ctx.state.contagions:
         v = ctx.state.vehicles[mark.seat]
         if mark.target not in (*v.crew, *v.mods, *([] if v.driver is None else [v.driver])):
-            ctx.emit(ev.ContagionEnded(card=mark.card, reason="left"))
+            ctx.emit(ContagionEnded(card=mark.card, reason="left"))
 
 
 # --------------------------------------------------------------------------- decisions
@@ -244,7 +289,7 @@ def _finish(ctx: Ctx, task: Any) -> None:
     ctx.stack.pop()
     if isinstance(task, DSetupDiscard):
         cards = tuple(c if c is not None else () for c in ctx.state.setup_choice)
-        ctx.emit(ev.SetupDiscardsRevealed(cards=cards))
+        ctx.emit(SetupDiscardsRevealed(cards=cards))
     elif isinstance(task, DWindow):
         _deliver(ctx, task)
     elif isinstance(task, DChain):
@@ -254,31 +299,31 @@ def _finish(ctx: Ctx, task: Any) -> None:
 def _apply(ctx: Ctx, task: Any, seat: int, action: Any) -> None:
     s = ctx.state
     t = type(action)
-    if t is act.ChooseVehicle:
+    if t is ChooseVehicle:
         ctx.stack.pop()
-        ctx.emit(ev.VehicleAssigned(seat=seat, marker=action.marker))
-    elif t is act.SetupDiscard:
-        ctx.emit(ev.SetupDiscardChosen(seat=seat, cards=action.cards))
-    elif t is act.EndActions:
+        ctx.emit(VehicleAssigned(seat=seat, marker=action.marker))
+    elif t is SetupDiscard:
+        ctx.emit(SetupDiscardChosen(seat=seat, cards=action.cards))
+    elif t is EndActions:
         ctx.stack.pop()
-        ctx.emit(ev.ActionsEnded(seat=seat))
-    elif t is act.UseFlag:
-        ctx.emit(ev.FlagUsed(seat=seat))
-    elif t is act.AttemptPass:
-        ctx.emit(ev.ActionTaken(seat=seat, kind="pass", left=s.actions_left - 1))
+        ctx.emit(ActionsEnded(seat=seat))
+    elif t is UseFlag:
+        ctx.emit(FlagUsed(seat=seat))
+    elif t is AttemptPass:
+        ctx.emit(ActionTaken(seat=seat, kind="pass", left=s.actions_left - 1))
         ctx.stack.append(TPassTest(x=seat, kind="normal"))
-    elif t is act.AddCrew:
-        ctx.emit(ev.ActionTaken(seat=seat, kind="crew", left=s.actions_left - 1))
-        ctx.emit(ev.CrewAdded(seat=seat, card=action.card, to_seat=action.seat))
-    elif t is act.PitStop:
-        ctx.emit(ev.ActionTaken(seat=seat, kind="pit", left=s.actions_left - 1))
-        ctx.emit(ev.PitStopped(seat=seat))
+    elif t is AddCrew:
+        ctx.emit(ActionTaken(seat=seat, kind="crew", left=s.actions_left - 1))
+        ctx.emit(CrewAdded(seat=seat, card=action.card, to_seat=action.seat))
+    elif t is PitStop:
+        ctx.emit(ActionTaken(seat=seat, kind="pit", left=s.actions_left - 1))
+        ctx.emit(PitStopped(seat=seat))
         ctx.stack.append(DPitChoice(seat))
         ctx.stack.append(DFreeTest(seat=behind(s.pack, seat), kind="pit"))
-    elif t is act.PlayAction:
-        ctx.emit(ev.ActionTaken(seat=seat, kind="play", left=s.actions_left - 1))
+    elif t is PlayAction:
+        ctx.emit(ActionTaken(seat=seat, kind="play", left=s.actions_left - 1))
         ctx.emit(
-            ev.CardPlayed(
+            CardPlayed(
                 seat=seat,
                 card=action.card,
                 target_seat=action.target_seat,
@@ -296,45 +341,45 @@ def _apply(ctx: Ctx, task: Any, seat: int, action: Any) -> None:
         ctx.stack.append(
             DChain(cards=(action.card,), seats=(seat,), effect=effect, next_from=s.active)
         )
-    elif t is act.Discard:
+    elif t is Discard:
         ctx.stack.pop()
         if action.cards:
-            ctx.emit(ev.CardsDiscarded(seat=seat, cards=action.cards, reason="turn"))
-    elif t is act.DrawCount:
+            ctx.emit(CardsDiscarded(seat=seat, cards=action.cards, reason="turn"))
+    elif t is DrawCount:
         ctx.stack.pop()
         ctx.stack.append(TDraw(seat=seat, count=action.count))
-    elif t is act.SponsorDiscard:
+    elif t is SponsorDiscard:
         ctx.stack.pop()
-        ctx.emit(ev.CardsDiscarded(seat=seat, cards=(action.card,), reason="sponsor"))
-    elif t is act.PlayReaction:
+        ctx.emit(CardsDiscarded(seat=seat, cards=(action.card,), reason="sponsor"))
+    elif t is PlayReaction:
         _play_reaction(ctx, task, seat, action.card)
-    elif t is act.PassReaction:
+    elif t is PassReaction:
         ctx.stack[-1] = replace(task, passed=(*task.passed, seat), next_from=(seat + 1) % s.n)
-    elif t is act.Reroll or t is act.KeepRoll:
+    elif t is Reroll or t is KeepRoll:
         ctx.stack.pop()
-        if t is act.Reroll:
+        if t is Reroll:
             test = ctx.stack[-1]
             assert isinstance(test, TPassTest)
             new = ctx.die()
             if test.x == seat:
-                ctx.emit(ev.DieRerolled(seat=seat, old=test.dx, new=new))
+                ctx.emit(DieRerolled(seat=seat, old=test.dx, new=new))
                 ctx.stack[-1] = replace(test, dx=new)
             else:
-                ctx.emit(ev.DieRerolled(seat=seat, old=test.dy, new=new))
+                ctx.emit(DieRerolled(seat=seat, old=test.dy, new=new))
                 ctx.stack[-1] = replace(test, dy=new)
-    elif t is act.TakeFreeTest:
+    elif t is TakeFreeTest:
         ctx.stack.pop()
         ctx.stack.append(TPassTest(x=seat, kind=task.kind))
-    elif t is act.DeclineFreeTest:
+    elif t is DeclineFreeTest:
         ctx.stack.pop()
-        ctx.emit(ev.FreeTestDeclined(seat=seat))
-    elif t is act.PitChoice:
+        ctx.emit(FreeTestDeclined(seat=seat))
+    elif t is PitChoice:
         ctx.stack.pop()
         _pit_choice(ctx, seat, action)
-    elif t is act.ChooseContagionTarget:
+    elif t is ChooseContagionTarget:
         ctx.stack.pop()
         ctx.emit(
-            ev.ContagionMarked(
+            ContagionMarked(
                 card=task.card,
                 caster=task.caster,
                 seat=task.vehicle,
@@ -346,15 +391,15 @@ def _apply(ctx: Ctx, task: Any, seat: int, action: Any) -> None:
         raise AssertionError(f"unhandled action {action!r}")
 
 
-def _pit_choice(ctx: Ctx, seat: int, choice: act.PitChoice) -> None:
+def _pit_choice(ctx: Ctx, seat: int, choice: PitChoice) -> None:
     vehicle = ctx.state.vehicles[seat]
     assert choice.card is not None or choice.kind == "repair"
     if choice.kind == "mod":
-        ctx.emit(ev.ModAttached(seat=seat, card=choice.card or 0, replaced=choice.replace))
+        ctx.emit(ModAttached(seat=seat, card=choice.card or 0, replaced=choice.replace))
     elif choice.kind == "tires":
-        ctx.emit(ev.TiresAttached(seat=seat, card=choice.card or 0, replaced=vehicle.tires))
+        ctx.emit(TiresAttached(seat=seat, card=choice.card or 0, replaced=vehicle.tires))
     elif choice.kind == "driver":
-        ctx.emit(ev.DriverSet(seat=seat, card=choice.card or 0, old=vehicle.driver))
+        ctx.emit(DriverSet(seat=seat, card=choice.card or 0, old=vehicle.driver))
     else:
         ctx.stack.append(TRepair(seat=seat, kind="pit"))
 
@@ -362,12 +407,12 @@ def _pit_choice(ctx: Ctx, seat: int, choice: act.PitChoice) -> None:
 def _play_reaction(ctx: Ctx, task: Any, seat: int, cid: int) -> None:
     s = ctx.state
     if isinstance(task, DWindow):
-        ctx.emit(ev.CardPlayed(seat=seat, card=cid))
+        ctx.emit(CardPlayed(seat=seat, card=cid))
         ctx.stack[-1] = replace(task, passed=(), next_from=(seat + 1) % s.n)
         ctx.stack.append(DChain(cards=(cid,), seats=(seat,), next_from=s.active))
     else:
         assert isinstance(task, DChain)
-        ctx.emit(ev.CardPlayed(seat=seat, card=cid, on_card=task.cards[-1]))
+        ctx.emit(CardPlayed(seat=seat, card=cid, on_card=task.cards[-1]))
         ctx.stack[-1] = replace(
             task,
             cards=(*task.cards, cid),
@@ -384,7 +429,7 @@ def _resolve_chain(ctx: Ctx, chain: DChain) -> None:
     for i in range(len(cards) - 1, 0, -1):
         if not cancelled[i] and card(cards[i]).effect in ("cancel_card", "cancel_spell"):
             cancelled[i - 1] = True
-    ctx.emit(ev.ChainResolved(cards=cards, cancelled=tuple(cancelled)))
+    ctx.emit(ChainResolved(cards=cards, cancelled=tuple(cancelled)))
     ctx.stack.append(TDiscardInPlay(cards=cards))
     if cancelled[0]:
         return
@@ -430,7 +475,7 @@ def _deliver(ctx: Ctx, w: DWindow) -> None:
     else:
         assert isinstance(parent, TTie)
         if w.settled:
-            ctx.emit(ev.DamagePrevented(seat=w.x))
+            ctx.emit(DamagePrevented(seat=w.x))
             hit = 0
         else:
             hit = 2 if ctx.state.vehicles[w.x].damaged else 1
@@ -464,10 +509,10 @@ def _execute(ctx: Ctx, task: Any) -> None:
         ctx.stack.pop()
         still = tuple(c for c in task.cards if c in s.in_play)
         if still:
-            ctx.emit(ev.InPlayDiscarded(cards=still))
+            ctx.emit(InPlayDiscarded(cards=still))
     elif t is TStartTurn:
         ctx.stack.pop()
-        ctx.emit(ev.TurnStarted(seat=task.seat, turn=s.turn + 1, actions=s.config.actions_per_turn))
+        ctx.emit(TurnStarted(seat=task.seat, turn=s.turn + 1, actions=s.config.actions_per_turn))
         seat = task.seat
         ctx.stack.extend([TEndTurn(seat), TDrawPhase(seat), DDiscard(seat), DActions(seat)])
     elif t is TDrawPhase:
@@ -502,7 +547,7 @@ def _execute(ctx: Ctx, task: Any) -> None:
         ctx.stack.pop()
         order = shuffled(ctx.rng, list(MARKERS))
         for seat in range(s.n):
-            ctx.emit(ev.VehicleAssigned(seat=seat, marker=order[seat]))
+            ctx.emit(VehicleAssigned(seat=seat, marker=order[seat]))
     elif t is TDeal:
         ctx.stack.pop()
         _deal(ctx)
@@ -517,13 +562,13 @@ def _deal(ctx: Ctx) -> None:
     taken = {v.marker for v in ctx.state.vehicles}
     unused = tuple(m for m in MARKERS if m not in taken)
     if unused:
-        ctx.emit(ev.VehiclesSetAside(markers=unused))
-    ctx.emit(ev.FlagPlaced(card=CHECKERED_FLAG))
+        ctx.emit(VehiclesSetAside(markers=unused))
+    ctx.emit(FlagPlaced(card=CHECKERED_FLAG))
     order = tuple(shuffled(ctx.rng, list(DECK_IDS)))
-    ctx.emit(ev.DeckShuffled(count=len(order), order=order))
+    ctx.emit(DeckShuffled(count=len(order), order=order))
     for _ in range(HAND_SIZE):
         for seat in range(ctx.state.n):
-            ctx.emit(ev.CardDealt(seat=seat, card=ctx.state.draw[0]))
+            ctx.emit(CardDealt(seat=seat, card=ctx.state.draw[0]))
 
 
 def _form_pack(ctx: Ctx) -> None:
@@ -532,7 +577,7 @@ def _form_pack(ctx: Ctx) -> None:
     line: list[int] = []
     for count in sorted(set(counts), reverse=True):
         line.extend(_order_group(ctx, [s for s in range(ctx.state.n) if counts[s] == count]))
-    ctx.emit(ev.PackFormed(pack=tuple(line)))
+    ctx.emit(PackFormed(pack=tuple(line)))
     ctx.stack.append(TStartTurn(line[-1]))
 
 
@@ -542,7 +587,7 @@ def _order_group(ctx: Ctx, seats: list[int]) -> list[int]:
     rolls: dict[int, int] = {}
     for seat in seats:
         rolls[seat] = ctx.die()
-        ctx.emit(ev.PackTieRolled(seat=seat, value=rolls[seat]))
+        ctx.emit(PackTieRolled(seat=seat, value=rolls[seat]))
     out: list[int] = []
     for value in sorted(set(rolls.values()), reverse=True):
         out.extend(_order_group(ctx, [s for s in seats if rolls[s] == value]))
@@ -559,11 +604,11 @@ def _draw(ctx: Ctx, task: TDraw) -> None:
         if not s.discard:  # pragma: no cover - the invariant C-RESHUFFLE states
             raise AssertionError("both piles are empty while the race runs")
         order = tuple(shuffled(ctx.rng, sorted(s.discard)))
-        ctx.emit(ev.DeckReshuffled(count=len(order), order=order))
+        ctx.emit(DeckReshuffled(count=len(order), order=order))
     top = ctx.state.draw[0]
     if top == CHECKERED_FLAG:
-        ctx.emit(ev.CheckeredFlagDrawn(seat=task.seat))
+        ctx.emit(CheckeredFlagDrawn(seat=task.seat))
         _end_race(ctx, "flag")
         return
-    ctx.emit(ev.CardDrawn(seat=task.seat, card=top))
+    ctx.emit(CardDrawn(seat=task.seat, card=top))
     ctx.stack[-1] = TDraw(seat=task.seat, count=task.count - 1)

@@ -11,8 +11,30 @@ from __future__ import annotations
 
 import msgspec
 
-from core.cthulhu500 import events as ev
-from core.cthulhu500.board import (
+from core.cthulhu500.data import card
+from core.cthulhu500.model import (
+    DamageAbsorbed,
+    Damaged,
+    DamageMove,
+    DamagePrevented,
+    DFreeTest,
+    DReroll,
+    DWindow,
+    PassCancelled,
+    PassDeclared,
+    PassDiceRolled,
+    Passed,
+    PassResolved,
+    PassSide,
+    RepairRolled,
+    State,
+    TDamage,
+    TPassTest,
+    TPassWin,
+    TRepair,
+    TTie,
+)
+from core.cthulhu500.rules.board import (
     ahead,
     attack_equipment,
     behind,
@@ -26,19 +48,7 @@ from core.cthulhu500.board import (
     repair_bonus,
     speed,
 )
-from core.cthulhu500.cards import card
-from core.cthulhu500.ctx import Ctx
-from core.cthulhu500.model import (
-    DFreeTest,
-    DReroll,
-    DWindow,
-    State,
-    TDamage,
-    TPassTest,
-    TPassWin,
-    TRepair,
-    TTie,
-)
+from core.cthulhu500.rules.ctx import Ctx
 
 __all__ = [
     "damage",
@@ -60,16 +70,16 @@ def pass_test(ctx: Ctx, t: TPassTest) -> None:
     if t.stage == 0:
         y = ahead(s.pack, t.x)
         c = behind(s.pack, t.x)
-        ctx.emit(ev.PassDeclared(attacker=t.x, defender=y, kind=t.kind))
+        ctx.emit(PassDeclared(attacker=t.x, defender=y, kind=t.kind))
         ctx.stack[-1] = replace(t, y=y, c=-1 if c == y else c, stage=1)
         ctx.stack.append(DWindow(kind="try", x=t.x, y=y, pit=t.kind == "pit", next_from=s.active))
     elif t.stage == 1:
         if t.cancelled:
             ctx.stack.pop()
-            ctx.emit(ev.PassCancelled(attacker=t.x, defender=t.y, stage="test"))
+            ctx.emit(PassCancelled(attacker=t.x, defender=t.y, stage="test"))
             return
         dx, dy = ctx.die(), ctx.die()
-        ctx.emit(ev.PassDiceRolled(attacker=t.x, defender=t.y, attacker_die=dx, defender_die=dy))
+        ctx.emit(PassDiceRolled(attacker=t.x, defender=t.y, attacker_die=dx, defender_die=dy))
         ctx.stack[-1] = replace(t, stage=2, dx=dx, dy=dy)
         for seat in (t.x, t.y):
             if card(s.vehicles[seat].marker).effect == "reroll_once":
@@ -80,7 +90,7 @@ def pass_test(ctx: Ctx, t: TPassTest) -> None:
         ax, dy = side_total(att), side_total(dfd)
         outcome = "win" if ax > dy else "lose" if ax < dy else "tie"
         ctx.emit(
-            ev.PassResolved(
+            PassResolved(
                 attacker=t.x,
                 defender=t.y,
                 attacker_total=ax,
@@ -98,14 +108,14 @@ def pass_test(ctx: Ctx, t: TPassTest) -> None:
             ctx.stack.append(TTie(x=t.x, y=t.y, c=t.c))
 
 
-def pass_sides(s: State, t: TPassTest) -> tuple[ev.PassSide, ev.PassSide]:
+def pass_sides(s: State, t: TPassTest) -> tuple[PassSide, PassSide]:
     """Both sides of test ``t`` as they stand (dice as rolled or re-rolled so far), item by
     item: C-PASS-TEST step 4 with C-EQUIP-CAP, for the attacker and the defender."""
     cap = s.config.equipment_cap
     vx, vy = s.vehicles[t.x], s.vehicles[t.y]
     atk_cards = tuple(c for c in t.bonus_cards if card(c).effect == "atk_bonus")
     def_cards = tuple(c for c in t.bonus_cards if card(c).effect == "def_bonus")
-    att = ev.PassSide(
+    att = PassSide(
         die=t.dx,
         speed=speed(vx),
         drive=drive(vx),
@@ -115,7 +125,7 @@ def pass_sides(s: State, t: TPassTest) -> tuple[ev.PassSide, ev.PassSide]:
         cards=atk_cards,
         nitrous=s.nitrous if t.x == s.active else 0,
     )
-    dfd = ev.PassSide(
+    dfd = PassSide(
         die=t.dy,
         speed=speed(vy),
         drive=drive(vy),
@@ -127,7 +137,7 @@ def pass_sides(s: State, t: TPassTest) -> tuple[ev.PassSide, ev.PassSide]:
     return att, dfd
 
 
-def side_total(side: ev.PassSide) -> int:
+def side_total(side: PassSide) -> int:
     """A side's total: die + Speed + Drive + equipment (capped) + card bonuses + Nitrous."""
     return side.die + side.speed + side.drive + side.equipment + side.bonus + side.nitrous
 
@@ -141,7 +151,7 @@ def pass_win(ctx: Ctx, t: TPassWin) -> None:
         return
     ctx.stack.pop()
     if t.cancelled:
-        ctx.emit(ev.PassCancelled(attacker=t.x, defender=t.y, stage="win"))
+        ctx.emit(PassCancelled(attacker=t.x, defender=t.y, stage="win"))
         return
     do_pass(ctx, t.x, t.y)
     if t.draft:
@@ -156,12 +166,12 @@ def pass_win(ctx: Ctx, t: TPassWin) -> None:
 
 def do_pass(ctx: Ctx, x: int, y: int) -> None:
     pack, lap = pass_line(ctx.state.pack, x)
-    ctx.emit(ev.Passed(attacker=x, defender=y, lap=lap, pack=pack))
+    ctx.emit(Passed(attacker=x, defender=y, lap=lap, pack=pack))
 
 
 def dmove(ctx: Ctx, v: int, w: int, seam_swap: bool = False) -> None:
     pack, outcome = dmove_line(ctx.state.pack, v, w, ctx.state.config.seam_damage_moves, seam_swap)
-    ctx.emit(ev.DamageMove(mover=v, target=w, outcome=outcome, pack=pack))
+    ctx.emit(DamageMove(mover=v, target=w, outcome=outcome, pack=pack))
 
 
 def damage(ctx: Ctx, t: TDamage) -> None:
@@ -171,16 +181,16 @@ def damage(ctx: Ctx, t: TDamage) -> None:
         cage = mod_with(s.vehicles[t.v], "absorb_damage")
         if cage is not None:
             ctx.stack.pop()
-            ctx.emit(ev.DamageAbsorbed(seat=t.v, card=cage))
+            ctx.emit(DamageAbsorbed(seat=t.v, card=cage))
             return
         ctx.stack[-1] = replace(t, stage=1)
         ctx.stack.append(DWindow(kind="damage", x=t.v, next_from=s.active))
         return
     ctx.stack.pop()
     if t.prevented:
-        ctx.emit(ev.DamagePrevented(seat=t.v))
+        ctx.emit(DamagePrevented(seat=t.v))
     elif not s.vehicles[t.v].damaged:
-        ctx.emit(ev.Damaged(seat=t.v))
+        ctx.emit(Damaged(seat=t.v))
         ctx.stack.append(DWindow(kind="tow", x=t.v, next_from=s.active))
     else:
         dmove(ctx, behind(s.pack, t.v), t.v)
@@ -198,7 +208,7 @@ def tie(ctx: Ctx, t: TTie) -> None:
             return
         cage = mod_with(s.vehicles[v], "absorb_damage")
         if cage is not None:
-            ctx.emit(ev.DamageAbsorbed(seat=v, card=cage))
+            ctx.emit(DamageAbsorbed(seat=v, card=cage))
             ctx.stack[-1] = replace(t, stage=nxt, **{field: 0})
             return
         ctx.stack[-1] = replace(t, stage=nxt)
@@ -211,11 +221,11 @@ def tie(ctx: Ctx, t: TTie) -> None:
     if xh != 2 and yh != 2:  # C-PASS-TIE-FRESH
         flipped = [v for v, h in ((x, xh), (y, yh)) if h == 1]
         for v in flipped:
-            ctx.emit(ev.Damaged(seat=v))
+            ctx.emit(Damaged(seat=v))
     elif xh == 2 and yh == 2:  # C-PASS-TIE-BOTH-DAMAGED (C-SEAM-SWAP at the seam)
         dmove(ctx, x, y, seam_swap=True)
     elif xh == 2 and yh == 1:  # C-PASS-TIE-ATTACKER-DAMAGED
-        ctx.emit(ev.Damaged(seat=y))
+        ctx.emit(Damaged(seat=y))
         flipped = [y]
         if c >= 0:
             dmove(ctx, c, x)
@@ -223,7 +233,7 @@ def tie(ctx: Ctx, t: TTie) -> None:
         else:
             dmove(ctx, behind(ctx.state.pack, x), x)
     elif xh == 1 and yh == 2:  # C-PASS-TIE-DEFENDER-DAMAGED
-        ctx.emit(ev.Damaged(seat=x))
+        ctx.emit(Damaged(seat=x))
         flipped = [x]
         do_pass(ctx, x, y)
         if c >= 0:
@@ -244,7 +254,7 @@ def repair(ctx: Ctx, t: TRepair) -> None:
     die = ctx.die()
     total = die + fixit(vehicle) + repair_bonus(vehicle)
     need = card(vehicle.marker).complexity
-    ctx.emit(ev.RepairRolled(seat=t.seat, die=die, total=total, need=need, success=total >= need))
+    ctx.emit(RepairRolled(seat=t.seat, die=die, total=total, need=need, success=total >= need))
     if t.kind == "tow" and total >= need:
         wi = ctx.top_index(DWindow)
         if wi is not None:

@@ -10,7 +10,7 @@ Must not: draw chance, emit events or change a state.
 
 from __future__ import annotations
 
-from core.cthulhu500.cards import card
+from core.cthulhu500.data import card
 from core.cthulhu500.model import State, Vehicle
 
 __all__ = [
@@ -145,7 +145,7 @@ def pile_label(state: State) -> str:
     """The draw pile's height as §7 lets players see it: rounded down to a multiple of 5
     ("about 20", "fewer than 5"), or exact with ``exact_pile_counts``.
 
-    >>> from core.cthulhu500.model import Config
+    >>> from core.cthulhu500.config import Config
     >>> pile_label(State(config=Config(), n=2, vehicles=(), draw_size=23))
     'about 20'
     """
