@@ -83,7 +83,7 @@ def _held(workers: int, ladder: list[int], window: float) -> tuple[int, list[dic
 
 
 def run() -> Iterator[dict[str, Any]]:
-    ladder = [25, 50, 75, 100, 150] if QUICK else [25, 50, 75, 100, 125, 150, 200, 250, 300]
+    ladder = [25, 50, 100] if QUICK else [25, 50, 75, 100, 125, 150, 200, 250, 300]
     window = 8.0 if QUICK else 30.0
     one, rows1 = _held(1, ladder, window)
     two, rows2 = _held(2, ladder, window)
