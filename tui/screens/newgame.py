@@ -70,6 +70,12 @@ def app_network(screen: SpeedwayScreen) -> bool:
     return screen.speedway.network
 
 
+LABEL_WIDTH = 34
+"""Cells for a form row's label: the longest option name in words ("Bonus for leading the most
+rounds") and a space; the integer rows' labels have the same width (`.field-label` in
+home.tcss), so every value starts in one column."""
+
+
 class NewGameScreen(SpeedwayScreen):
     BINDINGS: ClassVar = [
         Binding("escape", "back", "Back"),
@@ -87,7 +93,7 @@ class NewGameScreen(SpeedwayScreen):
         with VerticalScroll(id="newgame-form", classes="form"):
             games = [(g.title, g.id) for g in registry.all_games()]
             if games:
-                yield Choice(games, value=self.game_id, id="game", label="Game", classes="field")
+                yield Choice(games, value=self.game_id, id="game", label="Game", classes="field", label_width=LABEL_WIDTH)
             else:
                 yield Label("Game: (no games installed)")
             game = registry.get(self.game_id) if self.game_id else None
@@ -108,6 +114,7 @@ class NewGameScreen(SpeedwayScreen):
                     id="private",
                     label="Private table",
                     classes="field",
+                    label_width=LABEL_WIDTH,
                 )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
@@ -157,7 +164,14 @@ class NewGameScreen(SpeedwayScreen):
                 )
                 choices = [(str(v).replace("_", " "), v) for v in values]
             if choices is not None:
-                row = Choice(choices, value=default, id=f"opt-{name}", label=label, classes="field")
+                row = Choice(
+                    choices,
+                    value=default,
+                    id=f"opt-{name}",
+                    label=label,
+                    classes="field",
+                    label_width=LABEL_WIDTH,
+                )
             else:
                 row = Horizontal(
                     Label(label, classes="field-label"),
@@ -204,7 +218,12 @@ class NewGameScreen(SpeedwayScreen):
             else:
                 value = NO_SEAT
             row = Choice(
-                choices, value=value, id=f"seat-{i}", label=f"Seat {i + 1}", classes="field"
+                choices,
+                value=value,
+                id=f"seat-{i}",
+                label=f"Seat {i + 1}",
+                classes="field",
+                label_width=LABEL_WIDTH,
             )
             row.display = i < high
             rows.append(row)
