@@ -169,6 +169,13 @@ class TableScreen(SpeedwayScreen):
         Binding("t", "chat", "Chat"),
     ]
 
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"digit", "confirm", "tagged", "roll", "stop", "shift_gears", "turn_forward"}
+        | {"leave_backwards"}
+    )
+    """Actions that make a move: a spectator (no seat played at this keyboard) has none, so
+    its key footer does not offer them."""
+
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__()
         self.table_id = table_id
@@ -328,6 +335,7 @@ class TableScreen(SpeedwayScreen):
             self.on_welcome(self.fold)
             self.board.set_log(self.fold.log)
             self.redraw()
+            self.refresh_bindings()  # a spectator's footer drops the move keys
             self.call_after_refresh(self.offer_shared_frames)
         elif isinstance(update, StepUpdate) and self.fold is not None:
             lines = self.fold.apply(update)
@@ -343,6 +351,7 @@ class TableScreen(SpeedwayScreen):
             self.redraw()
         elif isinstance(update, TableChanged) and self.fold is not None:
             self.fold.retable(update.table)
+            self.refresh_bindings()  # a seat taken or left here changes the move keys
             if following:
                 self._stale = True
                 return
@@ -370,6 +379,7 @@ class TableScreen(SpeedwayScreen):
             or not app.network
             or fold is None
             or fold.table.private  # the title may show an invite code to some viewers only
+            or self.local_seats()  # a player watching from the stands: its keys are its own
             or self.leaving
             or not shared_frames_enabled()
         ):
@@ -529,6 +539,8 @@ class TableScreen(SpeedwayScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return self.speedway.network  # table chat is for network tables
+        if action in self.PLAY_ACTIONS and self.fold is not None and not self.local_seats():
+            return False  # a spectator: no move keys
         return super().check_action(action, parameters)
 
     def action_chat(self) -> None:
