@@ -52,6 +52,7 @@ from net.bus import (
 )
 from net.hub import HubError, Identity, TableInfo, TableSpec, Watch
 from net.leases import LeaseKeeper
+from net.lobby_feed import follow_lobby, wake
 from net.local_hub import LocalHub
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
@@ -166,8 +167,7 @@ class BusHub:
         self._notify()
 
     def _notify(self) -> None:
-        for ev in self._lobby_waiters:
-            ev.set()
+        wake(self._lobby_waiters)
 
     def tables(self, who: Identity) -> list[TableInfo]:
         out = self.local.tables(who)
@@ -180,17 +180,12 @@ class BusHub:
         return out
 
     async def watch_lobby(self, who: Identity) -> AsyncIterator[list[TableInfo]]:
-        changed = asyncio.Event()
-        self._lobby_waiters.append(changed)
-        try:
-            while True:
-                changed.clear()
-                yield self.tables(who)
-                await changed.wait()
-                if self.lobby_interval > 0:
-                    await asyncio.sleep(self.lobby_interval)  # coalesce bursts of changes
-        finally:
-            self._lobby_waiters.remove(changed)
+        feed = follow_lobby(
+            self._lobby_waiters, lambda: self.tables(who), lambda: self.lobby_interval
+        )
+        async with contextlib.aclosing(feed):  # the waiter goes when the session stops
+            async for tables in feed:
+                yield tables
 
     def _entries(self) -> list[LobbyEntry]:
         return [lobby_entry(room, self.bus.worker) for room in self.local.rooms()]

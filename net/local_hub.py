@@ -51,6 +51,7 @@ from net.hub import (
     Update,
     Welcome,
 )
+from net.lobby_feed import follow_lobby, wake
 from net.persist import Restored, TableStore
 from net.room import OPEN_NAME, Room, TableStatus
 from net.sanitize import clean_chat, clean_nickname
@@ -203,21 +204,15 @@ class LocalHub:
         return [r.info() for r in self._rooms.values() if r.visible(who)]
 
     async def watch_lobby(self, who: Identity) -> AsyncIterator[list[TableInfo]]:
-        changed = asyncio.Event()
-        self._lobby_waiters.append(changed)
-        try:
-            while True:
-                changed.clear()
-                yield self.tables(who)
-                await changed.wait()
-                if self.lobby_interval > 0:
-                    await asyncio.sleep(self.lobby_interval)  # coalesce bursts of changes
-        finally:
-            self._lobby_waiters.remove(changed)
+        feed = follow_lobby(
+            self._lobby_waiters, lambda: self.tables(who), lambda: self.lobby_interval
+        )
+        async with contextlib.aclosing(feed):  # the waiter goes when the session stops
+            async for tables in feed:
+                yield tables
 
     def _lobby_changed(self) -> None:
-        for ev in self._lobby_waiters:
-            ev.set()
+        wake(self._lobby_waiters)
         for listener in self.lobby_listeners:
             listener()
 
