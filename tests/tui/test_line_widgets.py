@@ -79,6 +79,36 @@ async def test_the_log_fills_then_turns_a_page_and_keeps_the_newest_line_visible
         assert len(log.texts) == 40, "the log keeps every line"
 
 
+async def test_the_page_shown_depends_on_the_lines_not_on_their_batches_or_the_first_draw():
+    """A table's log gets its lines in batches as fast as the hub sends them, before or after
+    the box is first drawn; the page it shows must be the same every time (a snapshot of a
+    table under a loaded machine once showed another page)."""
+    pages: list[list[str]] = []
+    for batches, draw_first in [
+        ([1] * 30, True),  # line by line, drawn in between
+        ([7, 1, 9, 13], True),  # in uneven batches
+        ([30], True),  # all at once
+        ([1] * 30, False),  # everything before the box is first drawn
+        ([4, 26], False),
+    ]:
+        app = Host()
+        async with app.run_test(size=(80, 30)) as pilot:
+            log = app.query_one(RaceLog)
+            log.set_lines(lines(5))
+            if draw_first:
+                await pilot.pause()
+            start = 5
+            for n in batches:
+                log.add_lines(lines(n, start))
+                start += n
+                if draw_first:
+                    await pilot.pause()
+            await pilot.pause()
+            pages.append(shown(log))
+    assert "line 34" in pages[0]
+    assert all(page == pages[0] for page in pages), pages
+
+
 async def test_adding_a_line_repaints_only_its_rows_until_the_page_turns():
     app = Host()
     async with app.run_test(size=(80, 30)) as pilot:

@@ -209,6 +209,7 @@ class RaceLog(FastLines, Widget):
         self._first = 0  # the wrapped line shown in the top row
         self._dropped = 0  # wrapped rows dropped from the front of the kept ones
         self._follow = True  # new lines show (False while scrolled back)
+        self._added = 0  # lines added one by one since the log was last set as a whole
 
     @property
     def lines(self) -> list[Strip]:
@@ -225,15 +226,22 @@ class RaceLog(FastLines, Widget):
             return
         for line in lines:
             self._texts.append(line.text)
+        self._added += len(lines)
         if self._wrapped_for < 0 or not self.is_mounted:
             self.refresh()
             return
         width = self._wrapped_for
         before = len(self._strips)
+        height = self.content_size.height
+        first = self._first
         for line in lines:
             wrapped = self._wrap(line.text, width)
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
+            if self._follow:
+                first = self._page_for(first, height)
+        turned = first != self._first
+        self._first = first
         excess = len(self._strips) - self.KEPT_ROWS
         if excess > 0 and self._follow:
             # Memory per viewer stays bounded over a long race: only the newest rows stay drawn
@@ -247,20 +255,28 @@ class RaceLog(FastLines, Widget):
         if not self._follow:
             self._subtitle()
             return
-        height = self.content_size.height
-        total = len(self._strips)
-        if total - self._first > height:  # turn the page: the newest third stays on top
-            self._first = self._line_start(max(0, total - max(1, height // 3)), total - height)
+        if turned:
             self.refresh(Region(0, 0, width, height))  # the rows, not the border and title
             return
         top = before - self._first
-        self.refresh(Region(0, top, width, total - before))
+        self.refresh(Region(0, top, width, len(self._strips) - before))
+
+    def _page_for(self, first: int, height: int) -> int:
+        """The top row after one more log line: the page turns when the box is full, and the
+        newest third stays on top. Applied line by line, here and when the log is wrapped
+        afresh, so the page shown depends only on the lines (set at once, then added) and the
+        box's size — never on how they were batched or on when the log was first drawn."""
+        total = len(self._strips)
+        if total - first <= height:
+            return first
+        return self._line_start(max(0, total - max(1, height // 3)), total - height)
 
     def set_lines(self, lines: Sequence[LogLine]) -> None:
         self._texts.clear()
         self._strips, self._begins = [], []
         self._wrapped_for = -1
         self._follow = True
+        self._added = 0
         for line in lines:
             self._texts.append(line.text)
         self.refresh()
@@ -307,14 +323,20 @@ class RaceLog(FastLines, Widget):
         self._wrap_style = style
         self._strips, self._begins = [], []
         self._dropped = 0
-        for text in self._texts:
+        height = self.content_size.height
+        given = len(self._texts) - min(self._added, len(self._texts))
+        first = 0
+        for index, text in enumerate(self._texts):
             wrapped = self._wrap(text, width)
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
-        if self._follow:  # a fresh wrap shows a box of the newest lines, from a line's start
-            first = max(0, len(self._strips) - self.content_size.height)
-            while first < len(self._strips) - 1 and not self._begins[first]:
-                first += 1
+            if index + 1 == given:  # the lines set at once fill the box, from a line's start
+                first = max(0, len(self._strips) - height)
+                while first < len(self._strips) - 1 and not self._begins[first]:
+                    first += 1
+            elif index + 1 > given:  # each line added since turns the page as it did live
+                first = self._page_for(first, height)
+        if self._follow:
             self._first = first
         else:
             self._first = max(0, min(self._first, len(self._strips) - 1))
