@@ -68,7 +68,9 @@ __all__ = ["AppFactory", "Limits", "SpeedwayServer", "load_or_create_host_key", 
 log = logging.getLogger("speedway.server")
 
 AppFactory = Callable[..., Any]
-"""``app_factory(hub=, identity=, driver_class=, data_dir=) -> textual.app.App``."""
+"""``app_factory(hub=, identity=, driver_class=, data_dir=) -> textual.app.App``; an app may
+offer ``release()``, called once the session is over to cut its reference cycles."""
+RELEASE_AFTER = 1.0  # seconds after a session's app ended: its last callbacks have run
 
 SERVER_VERSION = "Server"  # neutral: no software name or version on the wire
 _SAFE_ALGS = (
@@ -1096,11 +1098,18 @@ class _Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         try:
             await run
         finally:
-            self.server.collector.session_ended(self.server.app_sessions - 1)
+            # An app that can cut its own reference cycles (tui.release) leaves no garbage
+            # for a full collection: reference counting frees it once its last callbacks ran.
+            release = getattr(app, "release", None)
+            self.server.collector.session_ended(
+                self.server.app_sessions - 1, garbage=not callable(release)
+            )
             await hub.close_watches()
             if self.driver is not None:
                 self.driver.restore_terminal()
             self.app = None
+            if callable(release):
+                asyncio.get_running_loop().call_later(RELEASE_AFTER, release)
         error = getattr(app, "_exception", None)
         if error is not None and (self.eof or self.drop_reason is not None):
             # The client had already left (EOF) or was being dropped: an error from a screen

@@ -10,6 +10,7 @@ Must not: run a game loop of its own, draw chance, or touch another session's ap
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -17,12 +18,17 @@ from typing import Any, ClassVar
 import msgspec
 from textual.app import App
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.screen import Screen
+from textual.widget import Widget
 
 from core import registry
 from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
 from replays import ReplayInfo, list_replays
+from tui.release import install as install_release
+from tui.release import release
 from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
 from tui.strips import install as install_strip_fixes
@@ -39,6 +45,7 @@ __all__ = [
 
 STYLES = Path(__file__).parent / "styles"
 install_strip_fixes()  # strips that die by reference counting (tui.strips)
+install_release()  # cancelled workers that die by reference counting (tui.release)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -107,6 +114,7 @@ class SpeedwayApp(App[None]):
         self.settings: Settings = load_settings(data_dir, identity.id)
         # Identities this keyboard plays for: the user plus any hot-seat humans seated here.
         self.local_identities: dict[str, Identity] = {identity.id: identity}
+        self._all_nodes: weakref.WeakSet[DOMNode] = weakref.WeakSet()  # every screen and widget
         super().__init__(driver_class=driver_class)
         share(self.stylesheet)  # one parse of each CSS source per process (tui.stylesheet)
         if not animate:
@@ -123,15 +131,34 @@ class SpeedwayApp(App[None]):
 
     def push_screen(self, *args: Any, **kwargs: Any) -> Any:
         self._own_frames()
+        self._seen_screen(args[0] if args else kwargs.get("screen"))
         return super().push_screen(*args, **kwargs)
 
     def switch_screen(self, *args: Any, **kwargs: Any) -> Any:
         self._own_frames()
+        self._seen_screen(args[0] if args else kwargs.get("screen"))
         return super().switch_screen(*args, **kwargs)
+
+    def _seen_screen(self, screen: object) -> None:
+        if isinstance(screen, Screen):  # an app that ends takes its screens off its stack
+            self._all_nodes.add(screen)  # and their widgets off them first: `release` still
+            # finds them here (weakly held, so nothing is kept alive by it)
+
+    def _register(self, parent: DOMNode, *widgets: Widget, **kwargs: Any) -> list[Widget]:
+        registered = super()._register(parent, *widgets, **kwargs)
+        self._all_nodes.update(registered)
+        return registered
 
     def pop_screen(self, *args: Any, **kwargs: Any) -> Any:
         self._own_frames()
         return super().pop_screen(*args, **kwargs)
+
+    def release(self) -> None:
+        """After the app has ended (an SSH session is over): cut its reference cycles, and
+        those of every screen it closed, so reference counting frees them at once instead of
+        the next full collection (`tui.release`). Only then: a live app may still run a
+        callback of a screen it closed, so a closed screen is not released while it runs."""
+        release(self, *list(self._all_nodes))
 
     # ------------------------------------------------------------------ settings
 

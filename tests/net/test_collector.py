@@ -81,3 +81,13 @@ def test_a_disabled_collector_does_nothing():
     collector.install()
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold()[2] < 10**9
+
+
+def test_sessions_that_free_themselves_never_bring_a_compaction():
+    collector = Collector(quiet_sessions=2, compact_after=1, max_ended=2)
+    for _ in range(5):  # their apps cut their own cycles (tui.release): nothing to compact
+        collector.session_ended(live_sessions=1, garbage=False)
+    assert collector.compactions == 0
+    assert collector.ended_frozen == 0
+    collector.session_ended(live_sessions=1)  # one that did leave garbage, on a quiet server
+    assert collector.compactions == 1
