@@ -282,7 +282,7 @@ class LocalHub:
         seats: list[Seat] = []
         for i, s in enumerate(spec.seats):
             if s.kind == "bot":
-                bot = s.bot if s.bot is not None else next(iter(game.bots))
+                bot = s.bot if s.bot is not None else game.default_bot
                 if bot not in game.bots:
                     raise HubError("config-refused", f"{game.title} has no bot called {bot!r}.")
                 seats.append(Seat(name=clean_nickname(s.name or bot, f"bot{i + 1}"), bot=bot))
@@ -534,7 +534,7 @@ class LocalHub:
             if room.stopped is not None:
                 raise self._stopped_error(room)
             if room.status is TableStatus.FINISHED:
-                raise GameOver("The race is over; no more moves can be made.")
+                raise GameOver()
             if room.seats_dirty and self._store is not None:
                 try:  # who plays which seat from this step on, before the step itself
                     await self._io(room, self._store.seats, room.id, room.seats_now())
@@ -667,7 +667,7 @@ class LocalHub:
             action = table.suggest(seat, table.seats[seat].bot)
         else:
             action = table.suggest(seat, None)
-            room.stand_in(seat, next(iter(room.game.bots)))
+            room.stand_in(seat, room.game.default_bot)
         name = table.seats[seat].name
         await self._accept(room, seat, action, table.state_id)
         if reason == "timer":

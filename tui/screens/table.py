@@ -604,11 +604,10 @@ class TableScreen(SpeedwayScreen):
         if self.fold is None or not self.speedway.network:
             return ""
         tag = f"   table {self.fold.table.id}"
-        code_of = getattr(self.speedway.hub, "invite_code", None)
-        if self.fold.table.private and code_of is not None:
+        if self.fold.table.private:
             try:
-                code = code_of(self.table_id, self.speedway.identity)
-            except (ValueError, KeyError):
+                code = self.speedway.hub.invite_code(self.table_id, self.speedway.identity)
+            except (ValueError, KeyError):  # HubError: not for this viewer's eyes
                 code = None
             if code:
                 tag += f" · invite code {code}"
