@@ -165,9 +165,9 @@ _TURN_ROLLS = (DiceRolled, PitDieRolled, CrashDieRolled)
 _ROLLS = (*_TURN_ROLLS, QualifyingRolled)
 
 
-def focus_seat(data: BoardData) -> int | None:
+def focus_seat(data: BoardData[Go500State]) -> int | None:
     """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
-    state: Go500State = data.state
+    state = data.state
     if data.acting is not None and state.phase == "turn":
         turn = _turn_of(state, data.acting)
         if turn is not None and turn.rolls > 0:
@@ -196,14 +196,14 @@ def _turn_of(state: Go500State, seat: int | None) -> Any:
     return turns[seat]
 
 
-def last_qualifying(data: BoardData, seat: int | None) -> QualifyingRolled | None:
+def last_qualifying(data: BoardData[Go500State], seat: int | None) -> QualifyingRolled | None:
     for event in reversed(data.last_events):
         if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
 
 
-def callouts(data: BoardData) -> list[tuple[str, str]]:
+def callouts(data: BoardData[Go500State]) -> list[tuple[str, str]]:
     """(text, kind) call-outs for the flags and track events of the latest step, in core's
     words (`core.go500.describe.callout`)."""
     out: list[tuple[str, str]] = []
@@ -222,10 +222,10 @@ class DiceTray(LineBox):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
 
-    def show(self, data: BoardData, colour_blind: bool) -> None:
+    def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
         self.show_lines(self.tray_lines())
@@ -241,7 +241,7 @@ class DiceTray(LineBox):
         shelf = [DieView(d, None, empty=True) for d in ROW_DICE]
         if data is None:
             return blank, shelf, [], ""
-        state: Go500State = data.state
+        state = data.state
         seat = focus_seat(data)
         names = data.names
         phase = state.phase
@@ -354,11 +354,11 @@ class Scoreboard(LineBox):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
         self.border_title = DRIVERS_TITLE
 
-    def show(self, data: BoardData, colour_blind: bool) -> None:
+    def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
         self.show_lines(self.board_lines())
@@ -371,7 +371,7 @@ class Scoreboard(LineBox):
         data = self._data
         if data is None:
             return []
-        state: Go500State = data.state
+        state = data.state
         names = data.names
         totals = list(state.totals or [0] * len(names))
         mode = state.config.mode
@@ -419,7 +419,7 @@ class Callouts(LineBox):
         "callouts--good",
     }
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[Go500State]) -> None:
         said = headline(data.last_events, data.names, data.config)
         text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
@@ -429,7 +429,7 @@ class Callouts(LineBox):
         self.show_lines([Text(text)], fill=fill)
 
 
-class Go500Board(Board):
+class Go500Board(Board[Go500State]):
     """The Go 500 table: call-outs, dice tray, scoreboard and race log."""
 
     def compose(self) -> ComposeResult:
@@ -439,7 +439,7 @@ class Go500Board(Board):
             yield Scoreboard(id="scoreboard")
             yield RaceLog(id="race-log")
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[Go500State]) -> None:
         cb = "-colour-blind" in self.app.classes
         self.query_one(Callouts).show(data)
         self.query_one(DiceTray).show(data, cb)
