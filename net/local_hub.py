@@ -303,8 +303,10 @@ class LocalHub:
         if spec.private:
             room.invite_code = self._new_code()
             room.invited.add(who.id)
-        # Without a durable log the commitment uses an in-memory salt; with one, the log's.
-        room.commitment = commitment(seed, self._salt())
+        # Without a durable log the commitment uses an in-memory salt; with one, the log's, made
+        # when the race starts (a waiting table shows none: one that changed would not verify).
+        if self._store is None:
+            room.commitment = commitment(seed, self._salt())
         if any(s.open for s in room.slots) and self._store is not None:
             try:  # durable before anyone sees it: a restart brings the waiting table back
                 self._store.wait(room.record(), table.seed)
@@ -725,8 +727,7 @@ class LocalHub:
         room.invite_code = record.invite_code
         room.invited = set(record.invited)
         if restored.waiting:
-            # The in-memory salt of a waiting table (see `create_table`); starting writes the log's.
-            room.commitment = commitment(room.table.seed, self._salt())
+            room.commitment = ""  # committed when it starts, by its log (see `create_table`)
             room.status = TableStatus.WAITING
         else:
             room.commitment = restored.commitment
