@@ -18,6 +18,10 @@ from tui.widgets.go500 import DiceTray, Scoreboard
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _asked(screen: object) -> bool:
+    return isinstance(screen, Go500TableScreen) and screen.acting_seat() == 0
+
+
 def _status(screen: Go500TableScreen) -> str:
     return screen.query_one(StatusLine)._said[0]
 
@@ -25,11 +29,8 @@ def _status(screen: Go500TableScreen) -> str:
 async def test_the_go500_screen_shows_cores_words_with_its_keys():
     app = go500_app("me,cautious,bold", seed=3)
     async with app.run_test(size=(100, 30)) as pilot:
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
-        )
+        await wait_for(pilot, lambda: _asked(app.screen))  # Ann qualifies first
         screen = table_screen(app)
-        await wait_for(pilot, lambda: screen.acting_seat() == 0)
         fold = screen.fold
         assert stage_of(fold.state, 0) == "qualify"
         assert _status(screen) == turn_prompt(fold.state, 0, fold.names, KEY_HINTS)
