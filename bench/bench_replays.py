@@ -35,7 +35,7 @@ def _games() -> list[Game]:
 
 def _played(game: Game, seed: int) -> Table:
     n = min(4, game.max_seats)
-    bot = next(iter(game.bots))
+    bot = game.default_bot
     table = Table(
         game, game.default_config(), [Seat(name=f"b{i}", bot=bot) for i in range(n)], seed
     )

@@ -282,7 +282,7 @@ class LocalHub:
         seats: list[Seat] = []
         for i, s in enumerate(spec.seats):
             if s.kind == "bot":
-                bot = s.bot if s.bot is not None else next(iter(game.bots))
+                bot = s.bot if s.bot is not None else game.default_bot
                 if bot not in game.bots:
                     raise HubError("config-refused", f"{game.title} has no bot called {bot!r}.")
                 seats.append(Seat(name=clean_nickname(s.name or bot, f"bot{i + 1}"), bot=bot))
@@ -303,8 +303,10 @@ class LocalHub:
         if spec.private:
             room.invite_code = self._new_code()
             room.invited.add(who.id)
-        # Without a durable log the commitment uses an in-memory salt; with one, the log's.
-        room.commitment = commitment(seed, self._salt())
+        # Without a durable log the commitment uses an in-memory salt; with one, the log's, made
+        # when the race starts (a waiting table shows none: one that changed would not verify).
+        if self._store is None:
+            room.commitment = commitment(seed, self._salt())
         if any(s.open for s in room.slots) and self._store is not None:
             try:  # durable before anyone sees it: a restart brings the waiting table back
                 self._store.wait(room.record(), table.seed)
@@ -534,7 +536,7 @@ class LocalHub:
             if room.stopped is not None:
                 raise self._stopped_error(room)
             if room.status is TableStatus.FINISHED:
-                raise GameOver("The race is over; no more moves can be made.")
+                raise GameOver()
             if room.seats_dirty and self._store is not None:
                 try:  # who plays which seat from this step on, before the step itself
                     await self._io(room, self._store.seats, room.id, room.seats_now())
@@ -667,7 +669,7 @@ class LocalHub:
             action = table.suggest(seat, table.seats[seat].bot)
         else:
             action = table.suggest(seat, None)
-            room.stand_in(seat, next(iter(room.game.bots)))
+            room.stand_in(seat, room.game.default_bot)
         name = table.seats[seat].name
         await self._accept(room, seat, action, table.state_id)
         if reason == "timer":
@@ -725,8 +727,7 @@ class LocalHub:
         room.invite_code = record.invite_code
         room.invited = set(record.invited)
         if restored.waiting:
-            # The in-memory salt of a waiting table (see `create_table`); starting writes the log's.
-            room.commitment = commitment(room.table.seed, self._salt())
+            room.commitment = ""  # committed when it starts, by its log (see `create_table`)
             room.status = TableStatus.WAITING
         else:
             room.commitment = restored.commitment

@@ -13,16 +13,12 @@ holds what the hub decided and answers questions about it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 from collections import deque
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from core.game import ConfigError, Game, Seat, Table, config_from_options
+from core.game import Game, Seat, Table
 from net.hub import Identity, SeatInfo, TableInfo, TableSpec
 from net.persist import TableRecord
 
@@ -58,7 +54,7 @@ class Room:
         self.game = game
         self.table = table
         self.spec = spec
-        self.summary = summary(game, spec.options)  # the options never change: word them once
+        self.summary = game.config_words(table.config)  # the options never change: word them once
         self.slots = [SeatSlot(holder=s.identity) for s in table.seats]
         self.status = TableStatus.WAITING
         self.viewers: list[Viewer] = []
@@ -194,32 +190,3 @@ class Room:
             open=[s.open for s in self.slots],
             guests=sorted(self.guests),
         )
-
-
-def summary(game: Game, options: Mapping[str, Any]) -> str:
-    """The game's own words for its options (``config_words``), else the options that differ
-    from the game's defaults ("standard rules" if none)."""
-    words = getattr(game, "config_words", None)
-    if words is not None:
-        with contextlib.suppress(ConfigError, ValueError, TypeError):
-            return str(words(config_from_options(game, options)))
-    default = msgspec.to_builtins(game.default_config())
-    missing = object()
-    changed = {
-        k: v
-        for k, v in options.items()
-        if not (isinstance(default, dict) and default.get(k, missing) == msgspec.to_builtins(v))
-    }
-    if not changed:
-        return "standard rules"
-    return ", ".join(f"{k.replace('_', ' ')} {_word(v)}" for k, v in sorted(changed.items()))
-
-
-def _word(value: Any) -> str:
-    if value is True:
-        return "on"
-    if value is False:
-        return "off"
-    if value is None:
-        return "default"
-    return str(value).replace("_", " ")

@@ -224,15 +224,11 @@ class SpeedwayApp(App[None]):
 
     async def on_unmount(self) -> None:
         if self.owns_hub:
-            close = getattr(self.hub, "close", None)
-            if close is not None:
-                await close("This Speedway window closed.")
+            await self.hub.close("This Speedway window closed.")
 
     async def on_mount(self) -> None:
         if self.owns_hub:
-            start = getattr(self.hub, "start", None)
-            if start is not None:
-                await start()
+            await self.hub.start()
         self.apply_settings(self.settings, save=False)
         from tui.screens.home import HomeScreen
 

@@ -20,6 +20,7 @@ from typing import Any
 from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
 from core.go500 import GAME
 from core.go500.model import (
+    FACES,
     BigOneRolled,
     ChoosePaintTarget,
     Go500State,
@@ -125,7 +126,7 @@ def paint_options(view: Go500State, seat: int, legal: Sequence[Any]) -> list[Opt
         total = view.totals[rival]
         before = finish_chance(cfg.circle_values, view.race_length - total)
         after = 0.0
-        for face in range(6):
+        for face in range(FACES):
             if face == tab.crash_crash:
                 left = view.race_length - total
             elif face == tab.crash_big_x:
@@ -134,7 +135,7 @@ def paint_options(view: Go500State, seat: int, legal: Sequence[Any]) -> list[Opt
                 left = view.race_length - max(0, total - 50)
             else:
                 left = view.race_length - max(0, total + tab.crash_miles[face])
-            after += finish_chance(cfg.circle_values, left) / 6
+            after += finish_chance(cfg.circle_values, left) / FACES
         out.append(Option(label=label(action, 0), value=100.0 * (before - after)))
     return out
 

@@ -14,7 +14,7 @@ from core.go500 import rules, traits, views
 from core.go500.bots import BOTS
 from core.go500.config import MODE_SEATS, Go500Config, check, option_applies
 from core.go500.data import CUP_POINTS
-from core.go500.describe import config_words, describe, option_label
+from core.go500.describe import action_text, config_words, describe, option_label
 from core.go500.fold import evolve, new_state
 from core.go500.model import Action, Event, Go500State
 from core.rng import Chance
@@ -94,6 +94,11 @@ class Go500(GameTraits):
 
     def config_words(self, config: Go500Config) -> str:
         return config_words(config)
+
+    def describe_action(
+        self, action: Any, names: Sequence[str], view: Go500State | None = None
+    ) -> str:
+        return action_text(action, names, view)
 
     def option_applies(self, name: str, options: Mapping[str, Any]) -> bool:
         return option_applies(name, options)

@@ -102,9 +102,9 @@ def _track_outcomes(circle_values: tuple[int, int]) -> tuple[tuple[_Outcome, ...
     miles = tab.die_miles[TRACK_DICE[0]]
     circle = tab.circle[TRACK_DICE[0]]
     out: list[tuple[_Outcome, ...]] = []
-    for m in range(6):
+    for m in range(len(TRACK_DICE) + 1):
         rows = []
-        for combo in combinations_with_replacement(range(6), m):
+        for combo in combinations_with_replacement(range(FACES), m):
             ways = factorial(m)
             for face in set(combo):
                 ways //= factorial(combo.count(face))
@@ -116,7 +116,7 @@ def _track_outcomes(circle_values: tuple[int, int]) -> tuple[tuple[_Outcome, ...
                 prefix_c.append(prefix_c[-1] and f == circle)
             rows.append(
                 _Outcome(
-                    prob=ways / 6**m,
+                    prob=ways / FACES**m,
                     total=prefix[-1],
                     all_circle=prefix_c[-1],
                     prefix=tuple(prefix),
@@ -149,7 +149,7 @@ class Policy:
         else:
             self.groove = self.u(tab.max_turn) + GROOVE_EXTRA
         black = self.u(0)
-        self.endings = [(self.yellow[x] + self.red[x] + black) / 6 for x in range(top)]
+        self.endings = [(self.yellow[x] + self.red[x] + black) / FACES for x in range(top)]
         """Utility of the Pit, Crash and Penalty endings together, weighted by the Flag Die."""
         auto_stop = ctx.auto_stop and ctx.distance != FAR
         self.stop_at = ctx.distance if auto_stop else 10**9
@@ -187,32 +187,32 @@ class Policy:
 
     def _yellow(self, x: int) -> float:
         cap = self.max_turn
-        return sum(self.u(min(cap, x + v)) for v in self.tab.pit_miles) / 6
+        return sum(self.u(min(cap, x + v)) for v in self.tab.pit_miles) / FACES
 
     def _crash_roll(self, x: int) -> float:
         """Expected utility after the driver's own Crash Die roll in a Big One."""
         tab = self.tab
         total = 0.0
-        for face in range(6):
+        for face in range(FACES):
             if face == tab.crash_crash:
                 total += self.u(x)
             elif face == tab.crash_big_x:
                 total += self.u(x - 50) if self.ctx.big_x_minus_50 else self.out_value
             else:
                 total += self.u(x + tab.crash_miles[face])
-        return total / 6
+        return total / FACES
 
     def _red(self, x: int) -> float:
         tab = self.tab
         total = 0.0
-        for face in range(6):
+        for face in range(FACES):
             if face == tab.crash_big_x:
                 total += self.out_value
             elif face == tab.crash_crash:
                 total += self.u(x) if self.finishes(x) else self._crash_roll(x)
             else:
                 total += self.u(x + tab.crash_miles[face])
-        return total / 6
+        return total / FACES
 
     def stop_value(self, showing: int) -> float:
         return self.u(showing)
@@ -250,7 +250,7 @@ class Policy:
         memo = self.memo
         value = self.value
         powers = self.power if pr == 0 else ((0, pr == 1, False),)
-        p_weight = 1 / 6 if pr == 0 else 1.0
+        p_weight = 1 / FACES if pr == 0 else 1.0
         stop_at = self.stop_at
         groove_value = self.groove
         for o in self.outcomes[m]:

@@ -81,6 +81,7 @@ __all__ = [
     "save_refusal",
     "saveable",
     "setup",
+    "stage_of",
     "step",
 ]
 
@@ -151,6 +152,22 @@ def cup_standings(
 
 
 # --------------------------------------------------------------------------- asked / legal
+
+
+def stage_of(state: Go500State, seat: int | None) -> str:
+    """What ``seat`` would do now: "qualify", or its turn's stage ("roll", "decide" after a
+    green flag, "paint", "done"); "" for no seat.
+
+    >>> from core.go500.fold import new_state
+    >>> stage_of(new_state(Go500Config(), 2), 0)
+    'qualify'
+    """
+    if seat is None:
+        return ""
+    if state.phase == "qualifying":
+        return "qualify"
+    turn = state.turns[seat] if 0 <= seat < len(state.turns) else None
+    return turn.stage if turn is not None else "roll"
 
 
 def pending(state: Go500State) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from functools import lru_cache
 import msgspec
 
 from core.go500.data import DICE, MAX_TURN, Die
+from core.go500.model import FACES, TRACK_DICE
 
 __all__ = ["Tables", "tables_for"]
 
@@ -19,7 +20,7 @@ __all__ = ["Tables", "tables_for"]
 class Tables(msgspec.Struct, frozen=True, kw_only=True):
     flag_kind: tuple[str, ...]
     die_miles: tuple[tuple[int, ...], ...]
-    """Miles per face for the turn dice by index 0…6 (F has all zeros)."""
+    """Miles per face for the turn dice by `DIE_IDS` index (F has all zeros)."""
     circle: tuple[int, ...]
     """The circle face index per turn die (F: -1)."""
     flat: int
@@ -59,8 +60,8 @@ def tables_for(circle_values: tuple[int, int]) -> Tables:
     p_circle = _index(dice["P"], "circle")
     return Tables(
         flag_kind=tuple(face.kind for face in dice["F"].faces),
-        die_miles=((0,) * 6, *(t_miles,) * 5, p_miles),
-        circle=(-1, *(t_circle,) * 5, p_circle),
+        die_miles=((0,) * FACES, *(t_miles,) * len(TRACK_DICE), p_miles),
+        circle=(-1, *(t_circle,) * len(TRACK_DICE), p_circle),
         flat=_index(dice["P"], "flat"),
         pit_miles=_miles(dice["PIT"], 0),
         pit_caution=_index(dice["PIT"], "caution"),

@@ -3,9 +3,9 @@ picked, the Tradin' Paint prompt keeps its last choice, refusals keep their "(ru
 
 from __future__ import annotations
 
+from core.go500.describe import paint_prompt
 from tests.tui.test_champions_screen import wait_for
 from tests.tui.test_cthulhu_screen import cthulhu_app, open_table
-from tui.screens.go500 import paint_prompt
 from tui.widgets.common import StatusLine, fit_two_lines
 from tui.widgets.go500 import DieView, draw_die
 

@@ -18,33 +18,25 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from core.go500.describe import mode_words
+from core.go500.describe import CUP_COLUMNS, PICK_LATER, Move, cup_title, mode_words, turn_prompt
 from core.go500.model import (
+    DIE_INDEX,
+    RACING_DICE,
     ChoosePaintTarget,
     CupPointsAwarded,
     DiceRolled,
-    Go500State,
     Roll,
     SaveAndRoll,
     Stop,
     TurnEnded,
     TurnStarted,
 )
+from core.go500.rules import save_refusal, saveable, stage_of
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board, BoardData
 from tui.widgets.go500 import ROW_DICE, DieClicked, Go500Board
-
-
-def stage_of(state: Go500State, seat: int | None) -> str:
-    """The stage of ``seat``'s turn (roll / decide / paint / done), or the phase."""
-    if seat is None:
-        return ""
-    if state.phase == "qualifying":
-        return "qualify"
-    turn = state.turns[seat] if 0 <= seat < len(state.turns) else None
-    return turn.stage if turn is not None else "roll"
 
 
 def cup_interlude(names: list[str], events: list[Any]) -> CupStandings | None:
@@ -70,16 +62,15 @@ class CupStandings(ModalScreen[None]):
         self.final = final
 
     def compose(self) -> ComposeResult:
-        title = "Cup Series — final standings" if self.final else "Cup Series standings"
         with Vertical(id="cup-box"):
-            yield Static(f"{title} after race {self.event.race + 1}", id="cup-title")
+            yield Static(cup_title(self.event.race, self.final), id="cup-title")
             yield DataTable(id="cup-table", cursor_type="none")
             yield Static("Enter: continue", classes="hint")
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
         grid.can_focus = False
-        grid.add_columns("Place", "Driver", "This race", "Bonus", "Season")
+        grid.add_columns(*CUP_COLUMNS)
         for place, seat in enumerate(self.event.standings, start=1):
             grid.add_row(
                 str(place),
@@ -93,20 +84,13 @@ class CupStandings(ModalScreen[None]):
         self.dismiss(None)
 
 
-def paint_prompt(name: str, choices: list[tuple[int, str]], width: int) -> str:
-    """The Tradin' Paint prompt, every choice on the one status line: the words shorten, then
-    the names, never the last choice."""
-    for lead in ("press the seat number to hit:", "hit"):
-        text = f"{name}: Tradin' Paint — {lead} " + ", ".join(f"{n} {who}" for n, who in choices)
-        if len(text) <= width:
-            return text + ("." if len(text) < width else "")
-    for cut in range(12, 0, -1):
-        text = f"{name[:cut]}: Tradin' Paint — hit " + ", ".join(
-            f"{n} {who[:cut]}" for n, who in choices
-        )
-        if len(text) <= width:
-            return text
-    return "Tradin' Paint — hit " + " ".join(str(n) for n, _ in choices)
+KEY_HINTS: dict[Move, str] = {
+    "roll": "r",
+    "save": "1-6 or click dice",
+    "stop": "s",
+    "paint": "press the seat number",
+}
+"""How each move is made on this screen; core words the prompt around them (`turn_prompt`)."""
 
 
 class Go500TableScreen(TableScreen):
@@ -144,7 +128,7 @@ class Go500TableScreen(TableScreen):
 
     def title_text(self) -> str:
         assert self.fold is not None
-        title = f"Go 500 — {mode_words(self.fold.config)}"
+        title = f"{self.fold.game.title} — {mode_words(self.fold.config)}"
         return title + self.table_tag()
 
     def end_hint(self) -> str:
@@ -152,23 +136,9 @@ class Go500TableScreen(TableScreen):
 
     def your_move_text(self, seat: int) -> str:
         assert self.fold is not None
-        name = self.fold.names[seat]
-        stage = stage_of(self.fold.state, seat)
-        if stage == "qualify":
-            return f"{name}: r to roll your qualifying dice."
-        if stage == "roll":
-            return f"{name}: r to roll."
-        if stage == "decide":
-            picked = ", ".join(d for d in ROW_DICE if d in self.picked) or "none"
-            return f"{name}: 1-6 or click dice to save (saving {picked}); r roll the rest, s stop."
-        if stage == "paint":
-            turn = self.fold.state.turns[seat]
-            return paint_prompt(
-                name,
-                [(c + 1, self.fold.names[c]) for c in turn.paint_candidates],
-                self.status_width(),
-            )
-        return f"{name}, it is your move."
+        return turn_prompt(
+            self.fold.state, seat, self.fold.names, KEY_HINTS, self.picked, self.status_width()
+        )
 
     def coach_text(self, seat: int) -> str | None:
         from core.go500.analysis import coach_words
@@ -208,8 +178,8 @@ class Go500TableScreen(TableScreen):
         if stage == "paint":
             self.submit(ChoosePaintTarget(driver=n - 1))
             return
-        if 1 <= n <= 6:
-            self.toggle(ROW_DICE[n])
+        if 1 <= n <= len(RACING_DICE):  # keys 1-6: T1 … T5, then the Power Die
+            self.toggle(ROW_DICE[RACING_DICE[n - 1]])
 
     def on_die_clicked(self, message: DieClicked) -> None:
         message.stop()
@@ -221,12 +191,9 @@ class Go500TableScreen(TableScreen):
             self.not_your_move()
             return
         if stage != "decide":
-            self.status("You can pick dice to save after a green-flag roll.", error=True)
+            self.status(PICK_LATER, error=True)
             return
         # G-SAVE is core's: a die the rules would not save is refused in core's words.
-        from core.go500.model import DIE_INDEX
-        from core.go500.rules import save_refusal, saveable
-
         turn = self.fold.state.turns[seat]
         assert turn is not None  # a driver deciding has a turn under way
         if DIE_INDEX[die] not in saveable(turn):

@@ -213,7 +213,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
             return
         game = replay.game
         header = replay.header
-        date = str(getattr(header, "created", ""))[:16].replace("T", " ")
+        date = header.created[:16].replace("T", " ")
         names = ", ".join(replay.names)
         self.query_one("#replay-title", Static).update(f"Replay — {game.title} · {names} · {date}")
         self._turn_starts = self.turn_starts()

@@ -5,9 +5,12 @@ registered game, drawn by `GenericBoard`). The screen folds Welcome/StepUpdate i
 and hands a `BoardData` to its board; a chosen action goes to ``hub.submit`` and the screen waits
 for the hub's step to show it (a refused action shows its sentence). Bots' steps are paced at the
 player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
-cover between seats and re-watches from the new seat. A spectator at a network table offers
-its frames for sharing (`net.mirror`): while it follows another session's frames it folds its
-updates and keeps its log lines, draws nothing, and catches up when it stops following.
+cover between seats and re-watches from the new seat; every hand-over between hot-seat players
+shows a "your turn" banner under the title until that player moves. `I` opens the table's info
+panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). A spectator at
+a network table offers its frames for sharing (`net.mirror`): while it follows another
+session's frames it folds its updates and keeps its log lines, draws nothing, and catches up
+when it stops following.
 
 Must not: change game state itself, draw chance, or call the core's step.
 """
@@ -31,9 +34,18 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from core.game import IllegalAction
-from net.hub import ChatLine, Identity, Notice, StepUpdate, TableChanged, Update, Welcome
+from net.hub import (
+    ChatLine,
+    Identity,
+    Notice,
+    StepUpdate,
+    TableChanged,
+    TableInfo,
+    Update,
+    Welcome,
+)
 from net.mirror import enabled as shared_frames_enabled
-from tui.fold import LogLine, TableFold
+from tui.fold import LogLine, TableFold, commitment_line
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
 from tui.widgets.board import Board, BoardData, GenericBoard
@@ -158,6 +170,55 @@ class LeaveTable(ModalScreen[str | None]):
         self.dismiss(None if what == "stay" else what)
 
 
+def table_info_lines(info: TableInfo, invite_code: str | None) -> list[str]:
+    """The table's particulars in words: options, players, status, invite code, and the seed's
+    commitment (to note before the dice roll) or the seed itself once revealed."""
+    seats = []
+    for i, seat in enumerate(info.seats):
+        marks = [m for m, on in (("bot", seat.bot), ("open", seat.open), ("away", seat.away)) if on]
+        seats.append(f"{i + 1} {seat.name}" + (f" ({', '.join(marks)})" if marks else ""))
+    lines = [
+        f"Options: {info.summary}",
+        f"Players: {'; '.join(seats)}",
+        f"Status: {info.status}",
+    ]
+    if invite_code:
+        lines.append(f"Invite code: {invite_code}")
+    lines.append("")
+    if info.commitment:
+        lines += [
+            "Fair dice — the seed is committed as SHA-256",
+            info.commitment,
+            "Note it now: the seed is revealed when the game ends, and "
+            "`speedway replay FILE --verify` checks that it matches.",
+        ]
+    else:
+        lines.append("Fair dice — the seed is committed when the race starts.")
+    if info.seed is not None:
+        lines.append(f"Seed (revealed): {info.seed}")
+    return lines
+
+
+class TableInfoScreen(ModalScreen[None]):
+    """The table's info panel (`I`): its particulars and the seed's commitment."""
+
+    BINDINGS: ClassVar = [Binding("escape,enter,I", "close", "Close")]
+
+    def __init__(self, title: str, lines: list[str]) -> None:
+        super().__init__()
+        self.heading = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="info-box"):
+            yield Static(self.heading, id="info-title")
+            yield Static("\n".join(self.lines), id="info-text")
+            yield Static("esc: close", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class TableScreen(SpeedwayScreen):
     """The shared machinery of every live table screen."""
 
@@ -167,6 +228,7 @@ class TableScreen(SpeedwayScreen):
         Binding("minus", "speed(-1)", "Speed", key_display="-/+"),  # - slower, + faster
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
         Binding("t", "chat", "Chat"),
+        Binding("I", "info", "Table info", show=False),  # README; the footer has no room
     ]
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
@@ -188,6 +250,7 @@ class TableScreen(SpeedwayScreen):
         self._leaving = False
         self._title = ""
         self._first_cover = True  # hot-seat with hidden cards: cover the very first screen too
+        self._banner_seat: int | None = None  # the local player the keyboard was passed to
         self._last_actor: int | None = None
         self._holding = False  # a summary is open: playback waits for it (`hold_for`)
         self._unshown: list[LogLine] = []  # log lines folded while following shared frames
@@ -200,6 +263,7 @@ class TableScreen(SpeedwayScreen):
 
     def body(self) -> Iterable[Widget]:
         yield Static("Connecting to the table…", id="table-title", classes="screen-title")
+        yield Static("", id="turn-banner")
         yield self.make_board()
         yield StatusLine("", id="status")
         yield CoachLine("", id="coach")
@@ -339,6 +403,8 @@ class TableScreen(SpeedwayScreen):
             self.call_after_refresh(self.offer_shared_frames)
         elif isinstance(update, StepUpdate) and self.fold is not None:
             lines = self.fold.apply(update)
+            if update.seat is not None and update.seat == self._banner_seat:
+                self._show_banner(None)  # the player the keyboard passed to has moved
             self._busy = False
             self.on_step(update)  # may open a summary, which stops the following
             if self._following():
@@ -350,6 +416,15 @@ class TableScreen(SpeedwayScreen):
             self.board.add_log(lines)
             self.redraw()
         elif isinstance(update, TableChanged) and self.fold is not None:
+            committed = update.table.commitment
+            if committed and committed != self.fold.table.commitment:
+                # The race started (a waiting table is committed then): log the commitment.
+                line = LogLine(self.fold.state_id, None, commitment_line(committed))
+                self.fold.log.append(line)
+                if following:
+                    self._unshown.append(line)
+                else:
+                    self.board.add_log([line])
             self.fold.retable(update.table)
             self.refresh_bindings()  # a seat taken or left here changes the move keys
             if following:
@@ -498,7 +573,10 @@ class TableScreen(SpeedwayScreen):
         self.app.push_screen(PassKeyboard(name), done)
 
     def _check_handover(self) -> None:
-        """A "your turn" banner when the keyboard passes from one local player to another."""
+        """A "your turn" banner when the keyboard passes from one local player to another (gone
+        at the end of the race)."""
+        if self.fold is not None and self.fold.result() is not None:
+            self._show_banner(None)
         seat = self.acting_seat()
         if seat is None or self.fold is None or self._covering:
             return
@@ -506,7 +584,19 @@ class TableScreen(SpeedwayScreen):
             return
         last, self._last_actor = self._last_actor, seat
         if last is not None and last != seat and len(self.local_seats()) > 1:
-            self.notify(f"{self.fold.names[seat]}, your turn.", title="Your turn", timeout=3)
+            self._show_banner(seat)
+
+    def _show_banner(self, seat: int | None) -> None:
+        """The "your turn" banner under the title for ``seat``, lasting until that player moves
+        (None: hide it). It takes a row only while it shows."""
+        if seat == self._banner_seat:
+            return
+        self._banner_seat = seat
+        with contextlib.suppress(NoMatches):
+            banner = self.query_one("#turn-banner", Static)
+            if seat is not None and self.fold is not None:
+                banner.update(f"▶ {self.fold.names[seat]}, your turn.")
+            banner.display = seat is not None
 
     def on_action_chosen(self, message: ActionChosen) -> None:
         message.stop()
@@ -604,15 +694,19 @@ class TableScreen(SpeedwayScreen):
         if self.fold is None or not self.speedway.network:
             return ""
         tag = f"   table {self.fold.table.id}"
-        code_of = getattr(self.speedway.hub, "invite_code", None)
-        if self.fold.table.private and code_of is not None:
-            try:
-                code = code_of(self.table_id, self.speedway.identity)
-            except (ValueError, KeyError):
-                code = None
-            if code:
-                tag += f" · invite code {code}"
+        code = self.invite_code()
+        if code:
+            tag += f" · invite code {code}"
         return tag
+
+    def invite_code(self) -> str | None:
+        """A private table's invite code, if this viewer may see it."""
+        if self.fold is None or not self.fold.table.private:
+            return None
+        try:
+            return self.speedway.hub.invite_code(self.table_id, self.speedway.identity)
+        except (ValueError, KeyError):  # HubError: not for this viewer's eyes
+            return None
 
     def render_status(self) -> None:
         fold = self.fold
@@ -734,6 +828,16 @@ class TableScreen(SpeedwayScreen):
         from tui.screens.chart import RaceChartScreen
 
         self.app.push_screen(RaceChartScreen(self.board_data()))
+
+    def action_info(self) -> None:
+        """The table's info panel: its particulars and the seed's commitment."""
+        fold = self.fold
+        if fold is None:
+            self.status("Still connecting to the table…", error=True)
+            return
+        title = f"{fold.game.title} — table {fold.table.id}"
+        lines = table_info_lines(fold.table, self.invite_code())
+        self.app.push_screen(TableInfoScreen(title, lines))
 
     def action_rules(self) -> None:
         self.speedway.show_rules(self.fold.game.id if self.fold else None)

@@ -11,28 +11,33 @@ from __future__ import annotations
 import pprint
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 import msgspec
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
+from typing_extensions import TypeVar
 
 from core.game import Game, Result
 from tui.fold import LogLine, action_label
 from tui.widgets.common import ActionList, RaceLog
 from tui.widgets.fastlines import FastLines
 
+StateT = TypeVar("StateT", default=Any)
+"""A game's state type: `BoardData[Go500State]` is what a Go 500 board draws (a bare
+`BoardData` or `Board` is one of any game's)."""
+
 
 @dataclass(frozen=True)
-class BoardData:
-    """Everything a board draws, as this viewer may see it."""
+class BoardData(Generic[StateT]):
+    """Everything a board draws, as this viewer may see it (``state``: the game's view)."""
 
     game: Game
     config: Any
     names: list[str]
-    state: Any
+    state: StateT
     perspective: int | None
     pending: tuple[int, ...]
     last_events: list[Any]
@@ -44,14 +49,15 @@ class BoardData:
     live: bool = True
 
 
-class Board(FastLines, Widget):
-    """Base of every board: `show()` draws data; the log is part of the board's layout."""
+class Board(FastLines, Widget, Generic[StateT]):
+    """Base of every board: `show()` draws data; the log is part of the board's layout. A
+    game's board is a `Board` of its state type (`Go500Board` is a `Board[Go500State]`)."""
 
     DEFAULT_CSS = """
     Board { height: 1fr; }
     """
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[StateT]) -> None:
         raise NotImplementedError
 
     def set_log(self, lines: Sequence[LogLine]) -> None:
@@ -98,7 +104,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:197] + "…"
 
 
-class GenericBoard(Board):
+class GenericBoard(Board[Any]):
     """Any game: the view summary, the legal actions and the race log."""
 
     DEFAULT_CSS = """
@@ -114,7 +120,7 @@ class GenericBoard(Board):
                 yield ActionList(id="actions")
                 yield RaceLog(id="race-log")
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[Any]) -> None:
         seats = "  ".join(f"[{i + 1}] {n}" for i, n in enumerate(data.names))
         self.query_one("#generic-view", Static).update(
             f"Seats: {seats}\n\n" + summarise(data.state, data.names)

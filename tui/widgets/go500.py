@@ -10,7 +10,6 @@ Must not: hold game state, change it, or talk to the hub.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,8 +22,24 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from core.go500.config import Go500Config
-from core.go500.describe import callout
+from core.go500.describe import (
+    DRIVERS_TITLE,
+    LOST_MARK,
+    OUT_MARK,
+    SAVE_MARK,
+    SAVED_MARK,
+    SHELF_NOTE,
+    callout,
+    driver_tags,
+    face_words,
+    headline,
+    miles_figure,
+    race_header,
+    tray_caption,
+    turn_figures,
+)
 from core.go500.model import (
+    DIE_IDS,
     CrashDieRolled,
     DiceRolled,
     Go500State,
@@ -33,11 +48,12 @@ from core.go500.model import (
     RaceStarted,
     SaveAndRoll,
 )
+from core.go500.rules import saveable
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import LineBox, RaceLog
 
-ROW_DICE = ("F", "T1", "T2", "T3", "T4", "T5", "P")
+ROW_DICE = DIE_IDS  # F, T1 … T5, P: the tray's order is the dice's
 DIE_W = 8  # box width of a flag/track/power die
 END_W = 9  # box width of the pit and crash dice
 KEYS = {"T1": "1", "T2": "2", "T3": "3", "T4": "4", "T5": "5", "P": "6"}
@@ -61,32 +77,20 @@ def car_colour(seat: int, colour_blind: bool) -> str:
     return colours[seat % len(colours)]
 
 
-def _dice() -> Any:
-    from core.go500.data import DICE
-
-    return DICE.by_id
-
-
 def die_kind(die: str) -> str:
     return "T" if die.startswith("T") else die
 
 
-def face_words(die: str, face: int | None, config: Go500Config) -> tuple[str, str, str]:
-    """(top line, word line, face kind) for one die face; face None = not rolled."""
+def face_lines(die: str, face: int | None, config: Go500Config | None) -> tuple[str, str, str]:
+    """(top line, word line, face kind) for one die face, in core's words
+    (`describe.face_words`) with the face's symbol; face None = not rolled."""
     if face is None:
         return ("·", "", "none")
-    spec = _dice()[die_kind(die)].faces[face]
-    kind = spec.kind
+    value, word, kind = face_words(die, face, config)
     if kind == "miles":
-        miles = spec.miles or 0
-        top = f"{miles:+d}" if die in ("PIT", "CR") else str(miles)
-        return (top, "miles", kind)
-    if kind == "circle":
-        track, power = config.circle_values
-        value = power if die == "P" else track
-        return (f"◯ {value}", "CIRCLE", kind)
-    word = {"big_x": "BIG X"}.get(kind, spec.label.upper())
-    return (SYMBOLS.get(kind, "?"), word, kind)
+        return (value, word, kind)
+    symbol = SYMBOLS.get(kind, "?")
+    return (f"{symbol} {value}" if value else symbol, word, kind)
 
 
 @dataclass(frozen=True)
@@ -107,17 +111,17 @@ def _center(text: str, width: int) -> str:
     return " " * left + text + " " * (width - len(text) - left)
 
 
-def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
+def draw_die(view: DieView, config: Go500Config | None, colour_blind: bool) -> list[Text]:
     """Four lines of one die box."""
     width = END_W if view.die in ("PIT", "CR") else DIE_W
     inner = width - 2
     if view.empty:
         return [Text(" " * width) for _ in range(4)]
-    top, word, kind = face_words(view.die, view.face, config)
+    top, word, kind = face_lines(view.die, view.face, config)
     if view.removed and view.face is None:
-        top, word = "✗", "OUT"
+        top, word = "✗", OUT_MARK
     elif view.lost:
-        top, word = "LOST", "WHEEL"  # Lost Wheel: no face this roll (in full at every width)
+        top, word = LOST_MARK  # Lost Wheel: no face this roll (in full at every width)
     body = DIE_STYLES[die_kind(view.die)]
     flags = flag_styles(colour_blind)
     if kind in flags:
@@ -126,9 +130,10 @@ def draw_die(view: DieView, config: Any, colour_blind: bool) -> list[Text]:
     label = view.die
     top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
     if view.selected:
-        bottom_border = "╰" + _center(f"SAVE {KEYS.get(view.die, '')}".strip(), inner) + "╯"
+        mark = f"{SAVE_MARK} {KEYS.get(view.die, '')}".strip()
+        bottom_border = "╰" + _center(mark, inner) + "╯"
     elif view.saved:
-        bottom_border = "╰" + _center("SAVED", inner) + "╯"
+        bottom_border = "╰" + _center(SAVED_MARK, inner) + "╯"
     elif view.die in KEYS and view.pickable:
         key = f"[{KEYS[view.die]}]"
         bottom_border = "╰─" + key + "─" * (inner - 1 - len(key)) + "╯"
@@ -160,9 +165,9 @@ _TURN_ROLLS = (DiceRolled, PitDieRolled, CrashDieRolled)
 _ROLLS = (*_TURN_ROLLS, QualifyingRolled)
 
 
-def focus_seat(data: BoardData) -> int | None:
+def focus_seat(data: BoardData[Go500State]) -> int | None:
     """Whose dice the tray shows: the local player mid-turn, else the latest roller."""
-    state: Go500State = data.state
+    state = data.state
     if data.acting is not None and state.phase == "turn":
         turn = _turn_of(state, data.acting)
         if turn is not None and turn.rolls > 0:
@@ -191,14 +196,14 @@ def _turn_of(state: Go500State, seat: int | None) -> Any:
     return turns[seat]
 
 
-def last_qualifying(data: BoardData, seat: int | None) -> QualifyingRolled | None:
+def last_qualifying(data: BoardData[Go500State], seat: int | None) -> QualifyingRolled | None:
     for event in reversed(data.last_events):
         if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
 
 
-def callouts(data: BoardData) -> list[tuple[str, str]]:
+def callouts(data: BoardData[Go500State]) -> list[tuple[str, str]]:
     """(text, kind) call-outs for the flags and track events of the latest step, in core's
     words (`core.go500.describe.callout`)."""
     out: list[tuple[str, str]] = []
@@ -217,10 +222,10 @@ class DiceTray(LineBox):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
 
-    def show(self, data: BoardData, colour_blind: bool) -> None:
+    def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
         self.show_lines(self.tray_lines())
@@ -236,7 +241,7 @@ class DiceTray(LineBox):
         shelf = [DieView(d, None, empty=True) for d in ROW_DICE]
         if data is None:
             return blank, shelf, [], ""
-        state: Go500State = data.state
+        state = data.state
         seat = focus_seat(data)
         names = data.names
         phase = state.phase
@@ -245,17 +250,16 @@ class DiceTray(LineBox):
             row = [DieView("F", None, empty=True)]
             row += [DieView(f"T{i + 1}", f) for i, f in enumerate(qual.faces)]
             row.append(DieView("P", None, empty=True))
-            caption = f"{names[qual.seat]} qualifies: {qual.score} miles"
+            caption = tray_caption(names, qual.seat, qualifying=qual.score)
             return row, shelf, [], caption
         turn = _turn_of(state, seat)
         if turn is None or turn.rolls == 0:
-            caption = f"{names[seat]} to roll" if seat is not None and phase != "over" else ""
+            caption = tray_caption(names, seat) if phase != "over" else ""
             return blank, shelf, [], caption
         assert seat is not None  # a turn under way belongs to a seat
         row, shelf = [], []
-        can_save = data.acting == seat and any(
-            isinstance(a, SaveAndRoll) for a in data.legal
-        )
+        can_save = data.acting == seat and any(isinstance(a, SaveAndRoll) for a in data.legal)
+        saveable_now = saveable(turn) if can_save else []  # G-SAVE is core's
         for i, die in enumerate(ROW_DICE):
             face = turn.faces[i]
             saved = bool(turn.saved[i])
@@ -266,7 +270,7 @@ class DiceTray(LineBox):
                 shelf.append(DieView(die, face, saved=True, removed=removed))
             else:
                 selected = die in data.selected and data.acting == seat
-                pickable = can_save and not removed and not lost and face is not None
+                pickable = i in saveable_now and face is not None
                 row.append(
                     DieView(
                         die, face, removed=removed, lost=lost, selected=selected, pickable=pickable
@@ -278,10 +282,7 @@ class DiceTray(LineBox):
             extra.append(DieView("PIT", turn.pit))
         if turn.crash is not None:
             extra.append(DieView("CR", turn.crash))
-        caption = f"{names[seat]}'s dice" + (" (extra turn)" if turn.extra else "")
-        acting = data.acting
-        if acting is not None and acting != seat:
-            caption = f"{names[seat]}'s last roll — {names[acting]} to roll"
+        caption = tray_caption(names, seat, rolled=True, extra=turn.extra, acting=data.acting)
         return row, shelf, extra, caption
 
     def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
@@ -320,36 +321,25 @@ class DiceTray(LineBox):
             line.extend(text.render(console))
         out = Text(caption or " ", style=Style(bold=True))
         if any(not view.empty for view in shelf) or (self._data and self._data.selected):
-            out.append("   (saved dice sit on the shelf below)", style=Style(dim=True))
+            out.append(f"   {SHELF_NOTE}", style=Style(dim=True))
         return [out, *row_lines, *shelf_lines]
 
     def info_lines(self) -> list[Text]:
+        """The turn's figures in core's words (`describe.turn_figures`): labels dim, figures
+        bold, notes dim."""
         data = self._data
         if data is None:
             return []
-        state: Go500State = data.state
         seat = focus_seat(data)
-        turn = _turn_of(state, seat)
-        if seat is None or turn is None or turn.rolls == 0:
+        if seat is None:
             return []
-        totals = state.totals
-        total = totals[seat] if seat < len(totals) else 0
-        showing = int(turn.showing)
-        lines = [Text.assemble(("Showing  ", "dim"), (f"{showing} mi", "bold"))]
-        if turn.end is None and turn.miles is None:
-            stop = int(turn.stop_miles)  # the core says what stopping records
-            lines.append(
-                Text.assemble(("Stop now ", "dim"), (f"+{stop} → {total + stop}", "bold"))
-            )
-        else:
-            miles = turn.miles if turn.miles is not None else 0
-            lines.append(Text.assemble(("Turn     ", "dim"), (f"{miles:+d} mi", "bold")))
-            lines.append(Text(f"({str(turn.end).replace('_', ' ')})", style="dim"))
-        mode = state.config.mode
-        if mode != "time_trial" and state.phase != "over" and data.result is None:
-            need = max(0, state.race_length - total)
-            lines.append(Text(f"Need {need} to finish", style="dim"))
-        return lines[:4]
+        rows = turn_figures(data.state, seat, over=data.result is not None)
+        return [
+            Text.assemble((f"{label:<9}", "dim"), (figure, "bold"))
+            if figure
+            else Text(label, style="dim")
+            for label, figure in rows
+        ]
 
     def on_click(self, event: events.Click) -> None:
         if event.y < 1 or event.y > 8 or event.x < 0:
@@ -364,11 +354,11 @@ class Scoreboard(LineBox):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
-        self.border_title = "Drivers"
+        self.border_title = DRIVERS_TITLE
 
-    def show(self, data: BoardData, colour_blind: bool) -> None:
+    def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
         self.show_lines(self.board_lines())
@@ -381,41 +371,21 @@ class Scoreboard(LineBox):
         data = self._data
         if data is None:
             return []
-        state: Go500State = data.state
+        state = data.state
         names = data.names
         totals = list(state.totals or [0] * len(names))
-        finished = state.finished or (False,) * len(names)
-        out_flags = state.out or (False,) * len(names)
         mode = state.config.mode
         length = int(state.race_length or 500)
         goal = max([length, *totals]) if mode != "time_trial" else max([1, *totals])
         order = list(state.order or range(len(names)))
-        ranking = list(
-            state.ranking or (data.result.ranking if data.result else [])
-        )
+        ranking = list(state.ranking or (data.result.ranking if data.result else []))
         current = state.current
-        pole = state.pole
-        qual = state.qual_scores
         name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
-        header = self.header(state, mode, length)
-        lines = [Text(header, style=Style(bold=True))]
-        phase = state.phase
-        rows = []
-        for seat in order:
-            tags: list[str] = []
-            if seat < len(out_flags) and out_flags[seat]:
-                tags.append("OUT")
-            elif seat < len(finished) and finished[seat]:
-                tags.append("FIN")
-            if seat in ranking and (data.result is not None or phase == "over"):
-                tags.append(_ordinal(ranking.index(seat) + 1))
-            elif phase == "qualifying" and seat < len(qual) and qual[seat] is not None:
-                tags.append(f"Q{qual[seat]}")
-            if seat == pole:
-                tags.append("pole")
-            rows.append((seat, " ".join(tags)))
+        lines = [Text(race_header(state), style=Style(bold=True))]
+        placed = data.result is not None or state.phase == "over"
+        rows = [(seat, driver_tags(state, seat, ranking, placed)) for seat in order]
         tag_w = max((len(t) for _, t in rows), default=0)
         suffix_w = 9 if mode != "time_trial" else 8
         bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
@@ -430,30 +400,11 @@ class Scoreboard(LineBox):
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
-            line.append(f" {total:>3}" + (f"/{length}" if mode != "time_trial" else " mi"))
+            line.append(" " + miles_figure(total, state))
             if tag_words:
                 line.append(" " + tag_words, style=Style(bold=True))
             lines.append(line)
         return lines
-
-    @staticmethod
-    def header(state: Go500State, mode: str, length: int) -> str:
-        rnd = state.round - (state.phase == "over")  # last round
-        if mode == "time_trial":
-            hours = state.config.hours
-            return f"Time Trial · hour {min(rnd, hours)} of {hours}"
-        name = state.race_name or "Race"
-        if mode == "cup":
-            schedule = state.config.schedule
-            name = f"{name} ({state.race + 1} of {len(schedule)})"
-        if mode == "multi_game":
-            name = "Multi-Game"
-        return f"{name} · {length} miles · round {rnd}"
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 class Callouts(LineBox):
@@ -468,14 +419,9 @@ class Callouts(LineBox):
         "callouts--good",
     }
 
-    def show(self, data: BoardData) -> None:
-        calls = callouts(data)
-        if not calls:
-            text, kind = "", ""
-        else:
-            text, kind = calls[-1] if len(calls) == 1 else _most_important(calls)
-            if len(calls) > 1:
-                text += f"   (+{len(calls) - 1} more in the log)"
+    def show(self, data: BoardData[Go500State]) -> None:
+        said = headline(data.last_events, data.names, data.config)
+        text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing
         self._shown = (text, kind)
@@ -483,24 +429,7 @@ class Callouts(LineBox):
         self.show_lines([Text(text)], fill=fill)
 
 
-def _most_important(calls: Sequence[tuple[str, str]]) -> tuple[str, str]:
-    for marker in (
-        "CHAMPION",
-        "RACE OVER",
-        "CHECKERED",
-        "BIG X",
-        "BIG ONE",
-        "TRADIN",
-        "CAUTION",
-        "GROOVE",
-    ):
-        for text, kind in calls:
-            if marker in text:
-                return text, kind
-    return calls[-1]
-
-
-class Go500Board(Board):
+class Go500Board(Board[Go500State]):
     """The Go 500 table: call-outs, dice tray, scoreboard and race log."""
 
     def compose(self) -> ComposeResult:
@@ -510,7 +439,7 @@ class Go500Board(Board):
             yield Scoreboard(id="scoreboard")
             yield RaceLog(id="race-log")
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[Go500State]) -> None:
         cb = "-colour-blind" in self.app.classes
         self.query_one(Callouts).show(data)
         self.query_one(DiceTray).show(data, cb)
