@@ -14,7 +14,9 @@ viewers), so nothing about play changes. What this module adds, with its helpers
   owner (`net.bus.Bus.request`, answered by its `net.owner_desk.OwnerDesk`) and comes back
   accepted or refused with the owner's sentence.
 - *Remote viewers*: `net.remote_watch.RemoteWatch` follows a table owned elsewhere from a
-  snapshot plus a numbered stream; a gap or a new owner makes it resync.
+  snapshot plus a numbered stream; a gap or a new owner makes it resync. Spectators of a public
+  table share one such stream per process (`net.table_feed`), fanned out to their sessions;
+  a seat's view (and a private table's, or a player's watching from the stands) is its own.
 - *Owner failure*: a process that sees an unfinished table in the lobby without an owner for a
   whole lease (a live owner renews every third of one, also right after a bus outage) claims
   it and restores it from the data dir (`LocalHub.adopt`: the durable log, re-simulated;
@@ -57,6 +59,7 @@ from net.local_hub import LocalHub
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
 from net.room import TableStatus
+from net.table_feed import SpectatorFeeds
 
 __all__ = ["BusHub"]
 
@@ -89,7 +92,8 @@ class BusHub:
         self._orphaned: dict[str, float] = {}  # table -> when we first saw it without owner
         self._leases: LeaseKeeper | None = None
         self._stopping = asyncio.Event()
-        self.desk = OwnerDesk(local, bus, self._stopping)  # requests for our tables
+        self.desk = OwnerDesk(local, bus, self._stopping, self._local_lobby_changed)
+        self.feeds = SpectatorFeeds(self)  # one stream per table owned elsewhere, shared
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
 
@@ -122,6 +126,7 @@ class BusHub:
     async def close(self, message: str = "The server is shutting down.") -> None:
         self._stopping.set()
         self.desk.stop_viewers()
+        self.feeds.close()
         owned = [r.id for r in self.local.rooms()]
         await self.local.close(message)
         for task in self._tasks:
@@ -487,7 +492,14 @@ class BusHub:
             not 0 <= seat < len(entry.info.seats) or entry.info.seats[seat].identity != who.id
         ):
             raise HubError("not-seated", f"You do not hold seat {seat + 1} at this table.")
-        return RemoteWatch(self, table_id, who, seat, self._game(entry.info.game))
+        game = self._game(entry.info.game)
+        if (
+            seat is None
+            and not entry.info.private
+            and all(s.identity != who.id for s in entry.info.seats)
+        ):
+            return self.feeds.watch(table_id, who, game)  # the public view: shared
+        return RemoteWatch(self, table_id, who, seat, game)
 
     # ------------------------------------------------------------------ answering requests
 
