@@ -23,6 +23,8 @@ viewers), so nothing about play changes. What this module adds, with its helpers
   nothing acknowledged is lost, nothing applied twice; from another machine, the files come
   from Redis, `net.log_mirror`); a process that finds its lease taken by another stops playing
   that table (`LocalHub.let_go`).
+- *Replays*: a finished table's replay goes to Redis and every process writes the replays its
+  data dir lacks (`net.replay_share`), so any machine serves any replay.
 - *Bus down*: tables owned here keep playing for sessions here; anything that needs another
   process gets a `HubError` ``bus-down`` sentence; leases, the lobby and viewers resume when
   Redis answers again.
@@ -58,6 +60,7 @@ from net.lobby_feed import follow_lobby, wake
 from net.local_hub import LocalHub
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
+from net.replay_share import ReplayShare, room_access
 from net.room import TableStatus
 from net.table_feed import SpectatorFeeds
 
@@ -94,6 +97,8 @@ class BusHub:
         self._stopping = asyncio.Event()
         self.desk = OwnerDesk(local, bus, self._stopping, self._local_lobby_changed)
         self.feeds = SpectatorFeeds(self)  # one stream per table owned elsewhere, shared
+        # Finished replays through Redis, so every machine serves each one (`net.replay_share`).
+        self.replays = ReplayShare(bus, local.data_dir) if local.data_dir is not None else None
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
 
@@ -121,6 +126,9 @@ class BusHub:
         self._leases.start()
         for job in (self.desk.serve, self._keep_leases, self._publish_lobby, self._follow):
             self._tasks.append(loop.create_task(job(), context=contextvars.Context()))
+        if self.replays is not None:
+            follow = self.replays.follow(self._stopping)
+            self._tasks.append(loop.create_task(follow, context=contextvars.Context()))
         self._lobby_dirty.set()
 
     async def close(self, message: str = "The server is shutting down.") -> None:
@@ -219,6 +227,18 @@ class BusHub:
                 self._lobby_dirty.set()  # try again when the bus is back
                 continue
             self._sent = {t: raw for t, (_e, raw) in now.items()}
+            await self._share_replays()
+
+    async def _share_replays(self) -> None:
+        """Every finished table of ours whose replay Redis does not have yet: offered."""
+        if self.replays is None:
+            return
+        for room in self.local.rooms():
+            if room.status is not TableStatus.FINISHED or room.replay_id is None:
+                continue
+            if not self.replays.offered(room.replay_id):
+                private, allowed = room_access(room)
+                await self.replays.offer(room.replay_id, private=private, allowed=allowed)
 
     async def _refresh_lobby(self) -> None:
         try:
@@ -295,6 +315,7 @@ class BusHub:
                 continue  # our tables play on here; nobody else can take them
             if self._leases is not None:  # (renewed on the keeper's own thread)
                 self._leases.retain({room.id for room in self.local.rooms()})
+            await self._share_replays()  # (one that failed a moment ago: again)
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
                     continue

@@ -211,3 +211,48 @@ async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_
         conn.close()
     assert s1.stop() == 0
     assert s2.stop() == 0
+
+
+async def test_a_replay_downloads_from_a_machine_with_a_data_dir_of_its_own(tmp_path, redis_server):
+    """Two servers with separate data dirs (two machines): the race is owned by the first, and
+    the second, which never ran it and shares no folder with it, lists and serves its replay."""
+    started = [
+        ServerProcess(tmp_path / machine, "--bus", redis_server.url, "--lease", LEASE)
+        for machine in ("a", "b")
+    ]
+    s1, s2 = started
+    try:
+        ann, t_ann = await player(s1.port, "Ann")
+        t_ann.send("o")  # a table with an open seat, owned by the first machine
+        await t_ann.wait_for("TABLE state=0")
+        bob, t_bob = await player(s2.port, "Bob")
+        await t_bob.wait_for("LOBBY tables=1 waiting=1")
+        t_bob.send("j")
+        await t_bob.wait_for("TABLE state=0")
+        await race_to_the_end({0: t_ann, 1: t_bob}, [t_ann])
+        bob.close()
+        ann.close()
+        conn = await connect(s2.port, KEYS["Ann"])
+        listing = ""
+        for _ in range(100):
+            listing = (await asyncio.wait_for(conn.run("replays"), T)).stdout
+            if "dash-" in listing:
+                break
+            await asyncio.sleep(0.1)
+        replay_id = listing.split()[0]
+        mine = (tmp_path / "a" / "replays" / f"{replay_id}.replay").read_bytes()
+        got = await asyncio.wait_for(conn.run(f"replay {replay_id}", encoding=None), T)
+        assert got.exit_status == 0
+        assert got.stdout == mine  # byte for byte the first machine's verified replay
+        assert not (tmp_path / "b" / "tables" / f"{replay_id}.log").exists()
+        conn.close()
+        for s in started:
+            assert s.stop() == 0
+    finally:
+        for s in started:
+            if s.proc.poll() is None:
+                s.proc.kill()
+                s.proc.wait(timeout=15)
+            s.log.close()
+            if s.proc.stdout is not None:
+                s.proc.stdout.close()
