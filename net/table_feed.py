@@ -31,7 +31,17 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from core.game import Game
-from net.hub import Identity, StepUpdate, TableChanged, TableInfo, Update, Watch, Welcome
+from net.hub import (
+    HubError,
+    Identity,
+    Notice,
+    StepUpdate,
+    TableChanged,
+    TableInfo,
+    Update,
+    Watch,
+    Welcome,
+)
 from net.remote_watch import RemoteWatch
 from net.viewer import Viewer
 
@@ -68,9 +78,13 @@ class FeedWatch:
             yield update
         if self.moved_here and not self.closed:
             # The table moved into this process: follow it as any local spectator does.
-            self._local = self._feed.hub.local.watch(self.table_id, self.who, None)
-            async for update in self._local:
-                yield update
+            try:
+                self._local = self._feed.hub.local.watch(self.table_id, self.who, None)
+            except HubError as err:  # (gone again in the meantime)
+                yield Notice(text=str(err))
+            else:
+                async for update in self._local:
+                    yield update
         self.closed = True
 
     async def close(self) -> None:
