@@ -11,6 +11,8 @@ import asyncio
 import pytest
 
 from net.hub import Identity, SeatSpec, StepUpdate, TableSpec, Welcome
+from net.remote_watch import RemoteWatch
+from net.table_feed import FeedWatch
 from tests.fakegame import Roll
 from tests.net.test_bus_hub import ANN, BOB, EVE, make_hub, until
 
@@ -168,3 +170,30 @@ async def test_a_table_that_moves_here_is_followed_locally_by_every_spectator(
     finally:
         await b.close()
         await a.bus.close()
+
+
+async def test_a_seat_a_private_table_and_a_player_in_the_stands_keep_streams_of_their_own(two):
+    a, b = two
+    tid = await running_table(a, b)
+    spectator = b.watch(tid, SPECTATORS[0], None)
+    seat = b.watch(tid, BOB, 1)  # Bob's own seat: his card is his
+    stands = b.watch(tid, BOB, None)  # Bob, who plays here, watching as a spectator
+    assert isinstance(spectator, FeedWatch)
+    assert isinstance(seat, RemoteWatch)
+    assert isinstance(stands, RemoteWatch)
+    private = await a.create_table(
+        TableSpec(game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")], private=True),
+        ANN,
+    )
+    code = a.local.invite_code(private, ANN)
+    for _ in range(100):  # (the code reaches Redis with a's next lobby publish)
+        if await b.bus.code(code) == private:
+            break
+        await asyncio.sleep(0.05)
+    await b.join_private(code, EVE)
+    await until(lambda: any(t.id == private for t in b.tables(EVE)), "the private table at b")
+    invited = b.watch(private, EVE, None)
+    assert isinstance(invited, RemoteWatch)  # its title may show the code: never shared
+    for w in (spectator, seat, stands, invited):
+        assert isinstance(await next_of(aiter(w), Welcome), Welcome)
+        await w.close()
