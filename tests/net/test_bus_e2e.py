@@ -28,8 +28,8 @@ LEASE = "1.5"
 def bus_servers(tmp_path, redis_server):
     started: list[ServerProcess] = []
 
-    def start() -> ServerProcess:
-        s = ServerProcess(tmp_path / "data", "--bus", redis_server.url, "--lease", LEASE)
+    def start(lease: str = LEASE) -> ServerProcess:
+        s = ServerProcess(tmp_path / "data", "--bus", redis_server.url, "--lease", lease)
         started.append(s)
         return s
 
@@ -187,7 +187,9 @@ async def test_redis_restarted_mid_race_loses_nothing(bus_servers, redis_server)
 async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_up(
     bus_servers, redis_server
 ):
-    s1, s2 = bus_servers(), bus_servers()
+    # A longer lease: Ann's first move must land before the owner pauses (5/6 of a lease after
+    # its last renewal), even on a loaded machine.
+    s1, s2 = bus_servers("4"), bus_servers("4")
     (ann, t_ann), (bob, t_bob), (eve, t_eve) = await start_race(s1, s2, s2)
     assert states(t_ann)[-1] == 0  # Ann's move (seat 0), at her own server: the owner
     await asyncio.to_thread(redis_server.stop)
@@ -198,7 +200,9 @@ async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_
     assert states(t_bob)[-1] == 0
     # Down for longer than a lease: the owner cannot know that no other machine takes the
     # table over, so it stops taking steps before its lease may lapse (fencing), and says so.
-    await t_ann.wait_for("NOTICE This table is paused: this server lost touch with the shared bus")
+    await t_ann.wait_for(
+        "NOTICE This table is paused: this server lost touch with the shared bus", within=20
+    )
     t_ann.send("r")
     await t_ann.wait_for("REFUSED This table stopped: this server lost touch with the shared bus")
     assert states(t_ann)[-1] == 1

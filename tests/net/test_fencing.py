@@ -184,3 +184,34 @@ async def test_a_step_under_a_stale_epoch_is_refused_and_never_shown(redis_serve
     finally:
         await b.close()
         await a.close()
+
+
+async def test_on_one_machine_a_stalled_owner_is_not_taken_over_and_plays_on(
+    redis_server, tmp_path
+):
+    """One data dir (workers of one machine): a's renewals stall, its lease lapses, but a still
+    holds the table's lock file, so b neither claims the lease (no new epoch) nor restores the
+    table; a pauses meanwhile and, renewing again under its own epoch, plays on."""
+    a = make_hub(redis_server.url, tmp_path / "data", "wa", mirror=True)
+    b = make_hub(redis_server.url, tmp_path / "data", "wb", mirror=True)
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+        await b.take_seat(tid, 1, BOB)
+        epoch = a.mirror.tokens[tid]
+        a._leases.paused.set()
+        room = next(r for r in a.local.rooms() if r.id == tid)
+        await until(lambda: room.stopped == PAUSED, "a to pause the table", seconds=5)
+        await asyncio.sleep(3 * b.bus.lease)  # long past the lapse: b would have taken it
+        assert not b.local.has(tid)
+        assert await b.bus.redis.get(f"speedway:fence:{tid}") == str(epoch).encode()
+        a._leases.paused.clear()
+        await until(lambda: room.stopped is None, "a to play on", seconds=5)
+        await step(a, tid)
+        assert a.mirror.tokens[tid] == epoch
+        assert await a.bus.owner(tid) == "wa"
+    finally:
+        await b.close()
+        await a.close()
