@@ -8,6 +8,7 @@ process; the answer on a list per request, bounded in time). A request that cann
 raises `HubError` ``bus-down`` with a sentence.
 
 Keys (``PREFIX`` = ``speedway:``): ``owner:ID`` (the owner's worker id, with expiry),
+``fence:ID`` and ``epoch`` (the lease's fencing token and the counter behind it, `net.leases`),
 ``lobby`` (hash: table id -> `LobbyEntry`) and channel ``lobby`` (a change happened),
 ``codes`` (hash: invite code -> table id), ``rpc:WORKER`` (requests to one process),
 ``reply:REQ`` (one answer), ``view:VIEWER`` (stream: one remote viewer's updates, in order,
@@ -42,6 +43,7 @@ from core.game import (
     StaleAction,
 )
 from net.hub import HubError, Identity, StepUpdate, TableInfo, Update, Welcome
+from net.leases import FENCE_MS, LEASE
 
 __all__ = [
     "PREFIX",
@@ -158,6 +160,7 @@ class Bus:
         )
         self.up = True
         self._renew = self.redis.register_script(_RENEW)
+        self._claim = self.redis.register_script(LEASE)
         self._release = self.redis.register_script(_RELEASE)
 
     def key(self, *parts: str) -> str:
@@ -186,13 +189,12 @@ class Bus:
 
     # ------------------------------------------------------------ leases
 
-    async def claim(self, table_id: str) -> bool:
-        """Take the table's lease if nobody holds it (or we already do)."""
-        key = self.key("owner", table_id)
-        ms = int(self.lease * 1000)
-        if await self.redis.set(key, self.worker, nx=True, px=ms):
-            return True
-        return bool(await self._renew(keys=[key], args=[self.worker, ms]))
+    async def claim(self, table_id: str) -> int:
+        """Take the table's lease if nobody holds it (or we already do): its fencing token (the
+        epoch, `net.leases`), or 0 when another process holds it."""
+        keys = [self.key("owner", table_id), self.key("fence", table_id), self.key("epoch")]
+        args: list[str | int] = [self.worker, int(self.lease * 1000), "", FENCE_MS]
+        return int(await self._claim(keys=keys, args=args))
 
     async def renew(self, table_id: str) -> bool:
         """Extend our lease; False if it is not ours any more."""

@@ -14,13 +14,17 @@ viewers), so nothing about play changes. What this module adds, with its helpers
   owner (`net.bus.Bus.request`, answered by its `net.owner_desk.OwnerDesk`) and comes back
   accepted or refused with the owner's sentence.
 - *Remote viewers*: `net.remote_watch.RemoteWatch` follows a table owned elsewhere from a
-  snapshot plus a numbered stream; a gap or a new owner makes it resync.
+  snapshot plus a numbered stream; a gap or a new owner makes it resync. Spectators of a public
+  table share one such stream per process (`net.table_feed`), fanned out to their sessions;
+  a seat's view (and a private table's, or a player's watching from the stands) is its own.
 - *Owner failure*: a process that sees an unfinished table in the lobby without an owner for a
   whole lease (a live owner renews every third of one, also right after a bus outage) claims
   it and restores it from the data dir (`LocalHub.adopt`: the durable log, re-simulated;
   nothing acknowledged is lost, nothing applied twice; from another machine, the files come
   from Redis, `net.log_mirror`); a process that finds its lease taken by another stops playing
   that table (`LocalHub.let_go`).
+- *Replays*: a finished table's replay goes to Redis and every process writes the replays its
+  data dir lacks (`net.replay_share`), so any machine serves any replay.
 - *Bus down*: tables owned here keep playing for sessions here; anything that needs another
   process gets a `HubError` ``bus-down`` sentence; leases, the lobby and viewers resume when
   Redis answers again.
@@ -34,10 +38,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import fcntl
 import functools
 import logging
+import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from redis.exceptions import RedisError
@@ -50,13 +58,18 @@ from net.bus import (
     decode_action,
     sleep_until,
 )
-from net.hub import HubError, Identity, TableInfo, TableSpec, Watch
+from net.hub import HubError, Identity, Notice, TableInfo, TableSpec, Watch
 from net.leases import LeaseKeeper
 from net.lobby_feed import follow_lobby, wake
 from net.local_hub import LocalHub
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
-from net.room import TableStatus
+from net.replay_share import ReplayShare, room_access
+from net.room import Room, TableStatus
+from net.table_feed import SpectatorFeeds
+
+if TYPE_CHECKING:
+    from net.log_mirror import LogMirror
 
 __all__ = ["BusHub"]
 
@@ -74,9 +87,11 @@ class BusHub:
         game: Callable[[str], Game],
         lobby_interval: float = 0.2,
         refresh: float = 2.0,
+        mirror: LogMirror | None = None,
     ) -> None:
         self.local = local
         self.bus = bus
+        self.mirror = mirror  # the local hub's copy in Redis: its writes carry our lease epochs
         self._game = game
         self.lobby_interval = lobby_interval
         self.refresh = refresh
@@ -88,8 +103,13 @@ class BusHub:
         self._adopting: set[str] = set()  # tables being claimed and restored right now
         self._orphaned: dict[str, float] = {}  # table -> when we first saw it without owner
         self._leases: LeaseKeeper | None = None
+        self._claimed: dict[str, tuple[int, float]] = {}  # epoch, valid until (before keeper)
+        self._paused: set[str] = set()  # tables paused here: their lease may lapse
         self._stopping = asyncio.Event()
-        self.desk = OwnerDesk(local, bus, self._stopping)  # requests for our tables
+        self.desk = OwnerDesk(local, bus, self._stopping, self._local_lobby_changed)
+        self.feeds = SpectatorFeeds(self)  # one stream per table owned elsewhere, shared
+        # Finished replays through Redis, so every machine serves each one (`net.replay_share`).
+        self.replays = ReplayShare(bus, local.data_dir) if local.data_dir is not None else None
         self.trace: Any = None
         local.lobby_listeners.append(self._local_lobby_changed)
 
@@ -108,20 +128,34 @@ class BusHub:
             self.bus.url,
             worker=self.bus.worker,
             lease=self.bus.lease,
-            key=lambda t: self.bus.key("owner", t),
+            key=self.bus.key,
             lost=self._lease_lost,
             loop=loop,
+            token=self._token,
         )
+        if self.mirror is not None:
+
+            def fenced(table_id: str) -> None:  # (from the disk thread)
+                loop.call_soon_threadsafe(self._lease_lost, table_id)
+
+            self.mirror.on_fenced = fenced
         for room in self.local.rooms():
-            self._leases.keep(room.id)
+            epoch, until = self._claimed.get(room.id, (None, 0.0))
+            self._leases.keep(room.id, epoch, until)
+        self._claimed.clear()
         self._leases.start()
-        for job in (self.desk.serve, self._keep_leases, self._publish_lobby, self._follow):
+        jobs = (self.desk.serve, self._keep_leases, self._publish_lobby, self._follow, self._fence)
+        for job in jobs:
             self._tasks.append(loop.create_task(job(), context=contextvars.Context()))
+        if self.replays is not None:
+            follow = self.replays.follow(self._stopping)
+            self._tasks.append(loop.create_task(follow, context=contextvars.Context()))
         self._lobby_dirty.set()
 
     async def close(self, message: str = "The server is shutting down.") -> None:
         self._stopping.set()
         self.desk.stop_viewers()
+        self.feeds.close()
         owned = [r.id for r in self.local.rooms()]
         await self.local.close(message)
         for task in self._tasks:
@@ -135,21 +169,66 @@ class BusHub:
                     await self.bus.release(table_id)
         await self.bus.close()
 
+    async def _claim(self, table_id: str) -> int:
+        """Take the table's lease: its epoch (0: another holds it), handed to the mirror (so
+        every copy write from now on carries it) and to the lease keeper."""
+        sent = time.monotonic()
+        epoch = await self.bus.claim(table_id)
+        if epoch:
+            if self.mirror is not None:
+                self.mirror.tokens[table_id] = epoch
+            until = sent + self.bus.lease
+            if self._leases is not None:
+                self._leases.keep(table_id, epoch, until)
+            else:
+                self._claimed[table_id] = (epoch, until)
+        return epoch
+
+    def _unclaimed(self, table_id: str) -> None:
+        if self.mirror is not None:
+            self.mirror.tokens.pop(table_id, None)
+        self._claimed.pop(table_id, None)
+        if self._leases is not None:
+            self._leases.drop(table_id)
+
+    def _token(self, table_id: str, epoch: int) -> None:
+        """The lease keeper claimed a table afresh (it was made while the bus was down)."""
+        if self.mirror is not None and self.local.has(table_id):
+            self.mirror.tokens[table_id] = epoch
+
+    def _held_here(self, table_id: str) -> bool:
+        """Another process of this machine holds the table's lock file (`net.persist`)."""
+        if self.local.data_dir is None:
+            return False
+        try:
+            fd = os.open(Path(self.local.data_dir) / "tables" / f"{table_id}.lock", os.O_RDWR)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
     def _adopted(self, table_id: str, _task: asyncio.Task[bool]) -> None:
         self._adopting.discard(table_id)
 
     async def _try_adopt(self, table_id: str) -> bool:
         """Claim an unowned table and restore it here from the shared data dir."""
+        if self._held_here(table_id):
+            return False  # its owner on this machine lives (its lock file says): not ours
         try:
-            if not await self.bus.claim(table_id):
-                return False
+            epoch = await self._claim(table_id)
         except (RedisError, OSError):
             return False
+        if not epoch:
+            return False
         if self.local.adopt(table_id):
-            log.info("event=adopted table=%s worker=%s", table_id, self.bus.worker)
-            if self._leases is not None:
-                self._leases.keep(table_id)
+            log.info("event=adopted table=%s worker=%s epoch=%d", table_id, self.bus.worker, epoch)
             return True
+        self._unclaimed(table_id)
         with contextlib.suppress(RedisError, OSError):
             await self.bus.release(table_id)
             entry = self._remote.get(table_id)
@@ -214,6 +293,18 @@ class BusHub:
                 self._lobby_dirty.set()  # try again when the bus is back
                 continue
             self._sent = {t: raw for t, (_e, raw) in now.items()}
+            await self._share_replays()
+
+    async def _share_replays(self) -> None:
+        """Every finished table of ours whose replay Redis does not have yet: offered."""
+        if self.replays is None:
+            return
+        for room in self.local.rooms():
+            if room.status is not TableStatus.FINISHED or room.replay_id is None:
+                continue
+            if not self.replays.offered(room.replay_id):
+                private, allowed = room_access(room)
+                await self.replays.offer(room.replay_id, private=private, allowed=allowed)
 
     async def _refresh_lobby(self) -> None:
         try:
@@ -276,8 +367,42 @@ class BusHub:
     # ------------------------------------------------------------------ leases
 
     def _lease_lost(self, table_id: str) -> None:
+        if not self.local.has(table_id):
+            return
         log.warning("event=lease-lost table=%s worker=%s", table_id, self.bus.worker)
+        self._unclaimed(table_id)
+        self._paused.discard(table_id)
         self.local.let_go(table_id, "This table moved to another server; reopen it from the lobby.")
+
+    async def _fence(self) -> None:
+        """Pause every table of ours whose lease may lapse before it is renewed (this process
+        cannot reach Redis, so another may take the table over): no step is accepted here
+        after that moment. Play goes on here when the lease is renewed, with the same epoch;
+        if another process took it meanwhile, the keeper reports it lost instead."""
+        margin = self.bus.lease / 6
+        while not self._stopping.is_set():
+            await sleep_until(self._stopping, self.bus.lease / 10)
+            if self._leases is None:
+                continue
+            now = time.monotonic()
+            for room in self.local.rooms():
+                until = self._leases.valid_until.get(room.id)
+                if until is None or room.status is TableStatus.FINISHED:
+                    continue
+                if now >= until - margin:
+                    if room.stopped is None:
+                        room.stopped = PAUSED
+                        self._paused.add(room.id)
+                        log.warning("event=fenced table=%s worker=%s", room.id, self.bus.worker)
+                        _tell(room, "This table is paused: " + PAUSED)
+                elif room.id in self._paused:
+                    self._paused.discard(room.id)
+                    if room.stopped == PAUSED:
+                        room.stopped = None
+                        room.step_time = self.local.clock()  # (a turn timer starts afresh)
+                        log.info("event=unfenced table=%s worker=%s", room.id, self.bus.worker)
+                        _tell(room, "The shared bus answers again: play goes on.")
+                        self.local.scheduler.kick(room)
 
     async def _keep_leases(self) -> None:
         """Hand our tables to the lease keeper; take over orphaned tables."""
@@ -290,6 +415,7 @@ class BusHub:
                 continue  # our tables play on here; nobody else can take them
             if self._leases is not None:  # (renewed on the keeper's own thread)
                 self._leases.retain({room.id for room in self.local.rooms()})
+            await self._share_replays()  # (one that failed a moment ago: again)
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
                     continue
@@ -385,11 +511,11 @@ class BusHub:
                 )
         table_id = await self.local.create_table(spec, who)
         try:
-            await self.bus.claim(table_id)
+            await self._claim(table_id)
         except (RedisError, OSError):
             self.bus._down()  # it plays here; the lease is taken when the bus is back
-        if self._leases is not None:
-            self._leases.keep(table_id)
+            if self._leases is not None:
+                self._leases.keep(table_id)
         return table_id
 
     async def join_private(self, code: str, who: Identity) -> str:
@@ -487,9 +613,28 @@ class BusHub:
             not 0 <= seat < len(entry.info.seats) or entry.info.seats[seat].identity != who.id
         ):
             raise HubError("not-seated", f"You do not hold seat {seat + 1} at this table.")
-        return RemoteWatch(self, table_id, who, seat, self._game(entry.info.game))
+        game = self._game(entry.info.game)
+        if (
+            seat is None
+            and not entry.info.private
+            and all(s.identity != who.id for s in entry.info.seats)
+        ):
+            return self.feeds.watch(table_id, who, game)  # the public view: shared
+        return RemoteWatch(self, table_id, who, seat, game)
 
     # ------------------------------------------------------------------ answering requests
+
+
+PAUSED = (
+    "this server lost touch with the shared bus, so another server may take the table over; "
+    "it waits until the bus answers again."
+)
+
+
+def _tell(room: Room, text: str) -> None:
+    note = Notice(text=text)
+    for viewer in list(room.viewers):
+        viewer.put(note)
 
 
 def _named(message: dict[str, Any]) -> list[str]:

@@ -10,6 +10,14 @@ from its own disk. With AOF persistence in Redis (README) the copy survives a Re
 A failed copy never stops a table (the owner's disk has it; the next write copies what is
 missing, from the offset Redis has); it is logged once per table until it succeeds again.
 
+*Fencing*: once the owner's hub has a table's lease epoch (`net.leases`; ``tokens``), every
+write of that table's copy is one script that first checks ``fence:ID`` still holds that epoch.
+An owner that was cut off and whose table another process has taken over meanwhile is refused:
+the write raises `Fenced` (an ``OSError``: the hub stops the table at once, before the step is
+shown to anyone) and ``on_fenced`` tells the hub to let the table go. Restoring prefers the
+copy in Redis over a local log that is not a prefix-or-extension of it (the local one is then a
+fenced owner's).
+
 Must not: decide anything about tables, or be needed by a single process (no bus: no mirror).
 The seed is secret until the race ends: it is in Redis only for as long as the table is live,
 so Redis must be private (README: password, bind address).
@@ -17,21 +25,50 @@ so Redis must be private (README: password, bind address).
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import redis
 from redis.exceptions import RedisError
 
-__all__ = ["LogMirror"]
+__all__ = ["Fenced", "LogMirror"]
 
 log = logging.getLogger("speedway.bus")
 
 _CHUNK = 256 * 1024
 RETRY_PAUSE = 2.0  # seconds without copies after Redis failed one
+DELETE = b"\x00delete"  # (a file value no table file can be: the script deletes that key)
+
+# KEYS[1] fence:ID, KEYS[2] the log stream. ARGV: epoch, offset, bytes. -1: fenced.
+_XADD = """
+local f = redis.call('GET', KEYS[1])
+if f ~= false and f ~= ARGV[1] then return -1 end
+redis.call('XADD', KEYS[2], '*', 'off', ARGV[2], 'data', ARGV[3])
+return 1
+"""
+# KEYS[1] fence:ID, then file keys. ARGV[1] epoch, then one value per file key (DELETE: del).
+_FILES = """
+local f = redis.call('GET', KEYS[1])
+if f ~= false and f ~= ARGV[1] then return -1 end
+for i = 2, #KEYS do
+  if ARGV[i] == ARGV[#ARGV] then redis.call('DEL', KEYS[i])
+  else redis.call('SET', KEYS[i], ARGV[i]) end
+end
+return 1
+"""
+
+
+class Fenced(OSError):
+    """Another process holds this table's lease now: this process's copy writes are refused."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(errno.ESTALE, "another server has taken this table over")
+        self.table_id = table_id
 
 
 class LogMirror:
@@ -45,6 +82,44 @@ class LogMirror:
         self._failing: set[str] = set()
         self._retry_at = 0.0  # after a failure, copies wait (a down Redis never slows a move)
         self._owed: dict[str, dict[str, bytes | None]] = {}  # small files not copied yet
+        self.tokens: dict[str, int] = {}  # table -> its lease epoch here (set by the bus hub)
+        self.on_fenced: Callable[[str], None] = lambda _table_id: None  # (from any thread)
+        self._xadd = self.redis.register_script(_XADD)
+        self._files = self.redis.register_script(_FILES)
+
+    def _fence_key(self, table_id: str) -> str:
+        return f"{self.prefix}fence:{table_id}"
+
+    def _fenced(self, table_id: str) -> Fenced:
+        log.warning("table %s: its copy in Redis refused this process (fenced)", table_id)
+        self.tokens.pop(table_id, None)
+        self.on_fenced(table_id)
+        return Fenced(table_id)
+
+    def _write_files(self, table_id: str, files: dict[str, bytes | None]) -> None:
+        token = self.tokens.get(table_id)
+        if token is None:
+            pipe = self.redis.pipeline(transaction=True)
+            for name, data in files.items():
+                if data is None:
+                    pipe.delete(self._key(table_id, name))
+                else:
+                    pipe.set(self._key(table_id, name), data)
+            pipe.execute()
+            return
+        keys = [self._fence_key(table_id), *(self._key(table_id, n) for n in files)]
+        values = [DELETE if data is None else data for data in files.values()]
+        if self._files(keys=keys, args=[str(token), *values, DELETE]) == -1:
+            raise self._fenced(table_id)
+
+    def _append(self, table_id: str, offset: int, chunk: bytes) -> None:
+        token = self.tokens.get(table_id)
+        if token is None:
+            self.redis.xadd(self._key(table_id, "log"), {"off": offset, "data": chunk})
+            return
+        keys = [self._fence_key(table_id), self._key(table_id, "log")]
+        if self._xadd(keys=keys, args=[str(token), offset, chunk]) == -1:
+            raise self._fenced(table_id)
 
     def _key(self, table_id: str, name: str) -> str:
         return f"{self.prefix}tables:{table_id}:{name}"
@@ -75,14 +150,10 @@ class LogMirror:
             return
         files = {**self._owed.pop(table_id, {}), **files}
         try:
-            pipe = self.redis.pipeline(transaction=True)
-            for name, data in files.items():
-                if data is None:
-                    pipe.delete(self._key(table_id, name))
-                else:
-                    pipe.set(self._key(table_id, name), data)
-            pipe.execute()
+            self._write_files(table_id, files)
             self._ok(table_id)
+        except Fenced:
+            raise
         except (RedisError, OSError) as err:
             self._owed.setdefault(table_id, {}).update(files)
             self._failed(table_id, err)
@@ -100,10 +171,13 @@ class LogMirror:
             with open(path, "rb") as f:
                 f.seek(sent)
                 while chunk := f.read(_CHUNK):
-                    self.redis.xadd(self._key(table_id, "log"), {"off": sent, "data": chunk})
+                    self._append(table_id, sent, chunk)
                     sent += len(chunk)
             self._sent[table_id] = sent
             self._ok(table_id)
+        except Fenced:
+            self._sent.pop(table_id, None)
+            raise
         except (RedisError, OSError) as err:
             self._sent.pop(table_id, None)  # ask Redis where it stands next time
             self._failed(table_id, err)
@@ -111,8 +185,10 @@ class LogMirror:
     def reset_log(self, table_id: str, path: Path) -> None:
         """The log as it is on disk now (after a restore cut a torn tail): the copy anew."""
         try:
-            self.redis.delete(self._key(table_id, "log"))
+            self._write_files(table_id, {"log": None})
             self._sent[table_id] = 0
+        except Fenced:
+            raise
         except (RedisError, OSError) as err:
             self._failed(table_id, err)
             return
@@ -129,9 +205,12 @@ class LogMirror:
         """The table is over (published or abandoned): its copy goes, the seed with it."""
         self._sent.pop(table_id, None)
         try:
-            self.redis.delete(*(self._key(table_id, n) for n in ("log", "seed", "meta", "wait")))
+            self._write_files(table_id, dict.fromkeys(("log", "seed", "meta", "wait")))
+        except Fenced:
+            pass  # (the new owner's copy stays; logged, and the hub lets the table go)
         except (RedisError, OSError) as err:
             self._failed(table_id, err)
+        self.tokens.pop(table_id, None)
 
     def restore_into(self, table_id: str, root: Path) -> bool:
         """Write the table's files from Redis into ``root`` (``DATA/tables``) when Redis has
@@ -154,8 +233,11 @@ class LogMirror:
             data += fields[b"data"]
         log_path = root / f"{table_id}.log"
         if data:
-            if meta is None or (log_path.exists() and log_path.stat().st_size >= len(data)):
+            if meta is None:
+                return False
+            if log_path.exists() and log_path.read_bytes().startswith(bytes(data)):
                 return False  # this disk has all of it (the one machine's shared data dir)
+            # (A local log that is no extension of the copy is a fenced owner's: replaced.)
         elif wait is None or (root / f"{table_id}.wait").exists():
             return False
         root.mkdir(parents=True, exist_ok=True)

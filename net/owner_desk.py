@@ -6,7 +6,10 @@ with the value or the refusal (`HubError` or `IllegalAction`, kind and sentence)
 gave. A ``watch`` request opens an ordinary viewer of the local hub for the remote session and
 copies its updates — already redacted for that seat by the hub — in order and numbered, to
 that viewer's stream on the bus (retrying while Redis is down; the viewer's own bounded queue
-holds what comes meanwhile). Also `lobby_entry`: one room as every lobby lists it.
+holds what comes meanwhile). A viewer that is another worker's one stream for all its
+spectators of a table (`net.table_feed`) says how many it stands for (``weight``, updated by
+``weight`` requests), so every lobby counts every spectator. Also `lobby_entry`: one room as
+every lobby lists it.
 
 Must not: play, validate or redact (the local hub does), or ask other processes anything.
 """
@@ -17,6 +20,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -27,6 +31,7 @@ from net.bus import Bus, LobbyEntry, decode_action, encode_update, error_to_wire
 from net.hub import HubError, Identity, Watch
 from net.local_hub import LocalHub
 from net.room import Room, TableStatus
+from net.viewer import Viewer
 
 __all__ = ["OwnerDesk", "lobby_entry"]
 
@@ -36,11 +41,18 @@ log = logging.getLogger("speedway.bus")
 class OwnerDesk:
     """Answers the bus's requests for ``local``'s tables until ``stopping`` is set."""
 
-    def __init__(self, local: LocalHub, bus: Bus, stopping: asyncio.Event) -> None:
+    def __init__(
+        self,
+        local: LocalHub,
+        bus: Bus,
+        stopping: asyncio.Event,
+        changed: Callable[[], None] = lambda: None,
+    ) -> None:
         self.local = local
         self.bus = bus
         self.stopping = stopping
-        self._viewers: dict[str, tuple[Watch, asyncio.Task[None]]] = {}  # remote viewers here
+        self._changed = changed  # a viewer's weight changed: the lobby shows new counts
+        self._viewers: dict[str, tuple[Viewer, asyncio.Task[None]]] = {}  # remote viewers here
 
     def stop_viewers(self) -> None:
         """Stop copying (no end marker: the remote viewers resync with the next owner)."""
@@ -85,6 +97,12 @@ class OwnerDesk:
         if op == "unwatch":
             self._drop_viewer(str(request.get("viewer", "")))
             return None
+        if op == "weight":
+            item = self._viewers.get(str(request.get("viewer", "")))
+            if item is not None:
+                item[0].weight = max(1, int(request.get("weight", 1)))
+                self._changed()
+            return None
         who = identity_from(request.get("who"))
         if op == "join_private":
             return await self.local.join_private(str(request.get("code", "")), who)
@@ -116,7 +134,11 @@ class OwnerDesk:
         elif op == "watch":
             seat = request.get("seat")
             self._open_viewer(
-                table_id, who, None if seat is None else int(seat), str(request["viewer"])
+                table_id,
+                who,
+                None if seat is None else int(seat),
+                str(request["viewer"]),
+                int(request.get("weight", 1)),
             )
         else:
             raise HubError("config-refused", f"Unknown request {op!r}.")
@@ -126,8 +148,13 @@ class OwnerDesk:
         room = next((r for r in self.local.rooms() if r.id == table_id), None)
         return None if room is None else msgspec.msgpack.encode(lobby_entry(room, self.bus.worker))
 
-    def _open_viewer(self, table_id: str, who: Identity, seat: int | None, viewer: str) -> None:
+    def _open_viewer(
+        self, table_id: str, who: Identity, seat: int | None, viewer: str, weight: int = 1
+    ) -> None:
         watch = self.local.watch(table_id, who, seat)
+        if weight != 1:
+            watch.weight = max(1, weight)
+            self._changed()
         pump = asyncio.get_running_loop().create_task(
             self._pump(viewer, watch), context=contextvars.Context()
         )

@@ -4,8 +4,9 @@ Owns `RemoteWatch` (a `net.hub.Watch`): it asks the table's owner to open a view
 (`net.owner_desk`), then reads that viewer's numbered stream of updates from Redis. A number
 out of order (an entry lost), or a new owner (the old one died), makes it ask again: the
 screen gets a fresh `Welcome`, refolds from it, and goes on — nothing shown twice or skipped.
-When the table moves into this very process it follows it as a local viewer. ``close`` tells
-the owner (best effort) and ends the stream.
+When the table moves into this very process it follows it as a local viewer (or, for a
+worker's shared spectator stream, `net.table_feed`, it ends so the feed's sessions each follow
+it locally). ``close`` tells the owner (best effort) and ends the stream.
 
 Must not: decide what the viewer may see (the owner's hub redacted it) or change the table.
 """
@@ -17,7 +18,7 @@ import contextlib
 import contextvars
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -45,7 +46,15 @@ class RemoteWatch:
     """A session's view of a table owned by another process (implements `net.hub.Watch`)."""
 
     def __init__(
-        self, hub: BusHub, table_id: str, who: Identity, seat: int | None, game: Game | None
+        self,
+        hub: BusHub,
+        table_id: str,
+        who: Identity,
+        seat: int | None,
+        game: Game | None,
+        *,
+        follow_local: bool = True,
+        weight: Callable[[], int] | None = None,
     ) -> None:
         self._hub = hub
         self._bus = hub.bus
@@ -58,6 +67,9 @@ class RemoteWatch:
         self._owner: str | None = None
         self._local: Watch | None = None
         self._unseen = 20 if game is None else 0  # tries left for a table not yet in the lobby
+        self._follow_local = follow_local  # False: end when the table moves here
+        self._weight = weight  # how many spectators this stream stands for (the lobby counts)
+        self.moved_here = False
 
     def __aiter__(self) -> AsyncIterator[Update]:
         return self._iterate()
@@ -69,16 +81,20 @@ class RemoteWatch:
             self._game = self._hub.game_of(self.table_id)
         if self._owner == self._bus.worker:
             raise HubError("table-stopped", "This table is moving here.")
-        await self._bus.request(
-            self._owner,
-            "watch",
-            {"table": self.table_id, "who": wire(self.who), "seat": self.seat,
-             "viewer": self._viewer},
-        )  # fmt: skip
+        body: dict[str, Any] = {
+            "table": self.table_id, "who": wire(self.who), "seat": self.seat,
+            "viewer": self._viewer,
+        }  # fmt: skip
+        if self._weight is not None:
+            body["weight"] = self._weight()
+        await self._bus.request(self._owner, "watch", body)
 
     async def _iterate(self) -> AsyncIterator[Update]:
         while not self.closed:
             if self._hub.local.has(self.table_id):
+                if not self._follow_local:
+                    self.moved_here = True
+                    return
                 # The table moved here (its owner died): follow it as any local viewer does.
                 self._local = self._hub.local.watch(self.table_id, self.who, self.seat)
                 async for update in self._local:
@@ -131,6 +147,21 @@ class RemoteWatch:
                     return
                 assert self._game is not None
                 yield decode_update(fields[b"u"], self._game)
+
+    def reweigh(self, weight: int) -> None:
+        """Tell the owner how many spectators this stream stands for now (best effort; the
+        next ``watch`` request carries it anyway)."""
+        viewer, owner = self._viewer, self._owner
+        if viewer is None or owner is None:
+            return
+        message = msgspec.msgpack.encode({"op": "weight", "viewer": viewer, "weight": weight})
+
+        async def tell() -> None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._bus.redis.rpush(self._bus.key("rpc", owner), message)
+
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(tell(), context=contextvars.Context())
 
     def _unwatch(self) -> None:
         viewer, owner = self._viewer, self._owner

@@ -167,7 +167,7 @@ class Room:
             summary=self.summary,
             seats=seats,
             status=self.status.value,
-            spectators=sum(1 for v in self.viewers if v.seat is None),
+            spectators=sum(v.weight for v in self.viewers if v.seat is None),
             private=self.spec.private,
             state_id=self.table.history[self.acked].state_id,
             commitment=self.commitment,

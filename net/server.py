@@ -1242,7 +1242,7 @@ async def run_server(
         network=True,
         turn_timer=turn_timer,
         restore=bus is None,  # on a bus, a table comes back in the process that wins its lease
-        mirror=_mirror(bus),
+        mirror=(mirror := _mirror(bus)),
     )
     from net.trace import from_environment
 
@@ -1252,7 +1252,7 @@ async def run_server(
         from net.bus import Bus
         from net.bus_hub import BusHub
 
-        hub = BusHub(local, Bus(bus, lease=lease), game=local.find_game)
+        hub = BusHub(local, Bus(bus, lease=lease), game=local.find_game, mirror=mirror)
     players = None
     if bus is not None:  # nicknames shared with every machine on the bus
         from net.shared_names import SharedNames

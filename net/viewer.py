@@ -52,6 +52,9 @@ class Viewer:
         self._items: deque[Update | _Closed] = deque()
         self._ready = asyncio.Event()
         self.closed = False
+        # How many spectators this viewer stands for (a worker's one stream that fans out to
+        # all its spectators of the table, `net.table_feed`): the lobby counts them all.
+        self.weight = 1
 
     def put(self, item: Update) -> None:
         """Queue one update (never waits; a viewer too far behind is ended instead)."""

@@ -28,8 +28,8 @@ LEASE = "1.5"
 def bus_servers(tmp_path, redis_server):
     started: list[ServerProcess] = []
 
-    def start() -> ServerProcess:
-        s = ServerProcess(tmp_path / "data", "--bus", redis_server.url, "--lease", LEASE)
+    def start(lease: str = LEASE) -> ServerProcess:
+        s = ServerProcess(tmp_path / "data", "--bus", redis_server.url, "--lease", lease)
         started.append(s)
         return s
 
@@ -187,7 +187,9 @@ async def test_redis_restarted_mid_race_loses_nothing(bus_servers, redis_server)
 async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_up(
     bus_servers, redis_server
 ):
-    s1, s2 = bus_servers(), bus_servers()
+    # A longer lease: Ann's first move must land before the owner pauses (5/6 of a lease after
+    # its last renewal), even on a loaded machine.
+    s1, s2 = bus_servers("4"), bus_servers("4")
     (ann, t_ann), (bob, t_bob), (eve, t_eve) = await start_race(s1, s2, s2)
     assert states(t_ann)[-1] == 0  # Ann's move (seat 0), at her own server: the owner
     await asyncio.to_thread(redis_server.stop)
@@ -196,8 +198,16 @@ async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_
     t_bob.send("s")  # Bob's server cannot reach the owner: told so in one sentence
     await t_bob.wait_for("REFUSED The shared server bus is unreachable just now")
     assert states(t_bob)[-1] == 0
-    await asyncio.sleep(2.0)  # down for longer than a lease
+    # Down for longer than a lease: the owner cannot know that no other machine takes the
+    # table over, so it stops taking steps before its lease may lapse (fencing), and says so.
+    await t_ann.wait_for(
+        "NOTICE This table is paused: this server lost touch with the shared bus", within=20
+    )
+    t_ann.send("r")
+    await t_ann.wait_for("REFUSED This table stopped: this server lost touch with the shared bus")
+    assert states(t_ann)[-1] == 1
     await asyncio.to_thread(redis_server.start)
+    await t_ann.wait_for("NOTICE The shared bus answers again: play goes on.", within=20)
     for t in (t_bob, t_eve):  # what the owner accepted meanwhile reaches them when it is back
         await at_state(t, 1, within=20)
     end = await race_to_the_end({0: t_ann, 1: t_bob}, [t_eve])
@@ -211,3 +221,48 @@ async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_
         conn.close()
     assert s1.stop() == 0
     assert s2.stop() == 0
+
+
+async def test_a_replay_downloads_from_a_machine_with_a_data_dir_of_its_own(tmp_path, redis_server):
+    """Two servers with separate data dirs (two machines): the race is owned by the first, and
+    the second, which never ran it and shares no folder with it, lists and serves its replay."""
+    started = [
+        ServerProcess(tmp_path / machine, "--bus", redis_server.url, "--lease", LEASE)
+        for machine in ("a", "b")
+    ]
+    s1, s2 = started
+    try:
+        ann, t_ann = await player(s1.port, "Ann")
+        t_ann.send("o")  # a table with an open seat, owned by the first machine
+        await t_ann.wait_for("TABLE state=0")
+        bob, t_bob = await player(s2.port, "Bob")
+        await t_bob.wait_for("LOBBY tables=1 waiting=1")
+        t_bob.send("j")
+        await t_bob.wait_for("TABLE state=0")
+        await race_to_the_end({0: t_ann, 1: t_bob}, [t_ann])
+        bob.close()
+        ann.close()
+        conn = await connect(s2.port, KEYS["Ann"])
+        listing = ""
+        for _ in range(100):
+            listing = (await asyncio.wait_for(conn.run("replays"), T)).stdout
+            if "dash-" in listing:
+                break
+            await asyncio.sleep(0.1)
+        replay_id = listing.split()[0]
+        mine = (tmp_path / "a" / "replays" / f"{replay_id}.replay").read_bytes()
+        got = await asyncio.wait_for(conn.run(f"replay {replay_id}", encoding=None), T)
+        assert got.exit_status == 0
+        assert got.stdout == mine  # byte for byte the first machine's verified replay
+        assert not (tmp_path / "b" / "tables" / f"{replay_id}.log").exists()
+        conn.close()
+        for s in started:
+            assert s.stop() == 0
+    finally:
+        for s in started:
+            if s.proc.poll() is None:
+                s.proc.kill()
+                s.proc.wait(timeout=15)
+            s.log.close()
+            if s.proc.stdout is not None:
+                s.proc.stdout.close()

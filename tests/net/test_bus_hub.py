@@ -27,6 +27,7 @@ EVE = Identity(id="SHA256:eve", nickname="Eve")
 
 
 def make_hub(url: str, data: Path, name: str, *, mirror: bool = False) -> BusHub:
+    copy = LogMirror(url) if mirror else None
     local = LocalHub(
         data,
         games={"dash": DASH},
@@ -34,9 +35,10 @@ def make_hub(url: str, data: Path, name: str, *, mirror: bool = False) -> BusHub
         lobby_interval=0.0,
         restore=False,
         network=False,
-        mirror=LogMirror(url) if mirror else None,
+        mirror=copy,
     )
-    return BusHub(local, Bus(url, worker=name, lease=1.0), game=local.find_game, lobby_interval=0.0)
+    bus = Bus(url, worker=name, lease=1.0)
+    return BusHub(local, bus, game=local.find_game, lobby_interval=0.0, mirror=copy)
 
 
 async def until(check: Callable[[], bool], what: str, seconds: float = 10.0) -> None:

@@ -1,0 +1,217 @@
+"""Fencing across machines (`net.leases`, `net.log_mirror`, `BusHub._fence`), on a real
+redis-server: hub A reaches Redis through a TCP proxy the test cuts (a machine cut off from a
+Redis the others still reach), hub B directly; separate data dirs, so B restores from the copy
+in Redis. A stops taking steps before its lease can lapse, with a sentence to its players; B
+takes the table over; A, back on the bus, finds the epoch moved on and lets the table go; and a
+write of A's under its old epoch is refused by Redis itself. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from net.bus_hub import PAUSED
+from net.hub import HubError, Notice, SeatSpec, StepUpdate, TableSpec
+from net.log_mirror import Fenced
+from tests.fakegame import Roll
+from tests.net.chaos_proxy import ChaosProxy
+from tests.net.test_bus_hub import ANN, BOB, make_hub, until
+
+
+def long_race() -> TableSpec:
+    return TableSpec(
+        game="dash", seats=[SeatSpec(kind="human"), SeatSpec(kind="open")], options={"goal": 200}
+    )
+
+
+async def step(hub, tid: str) -> None:
+    table = hub.local.table(tid)
+    seat = table.pending()[0]
+    await hub.local.submit(tid, ANN if seat == 0 else BOB, seat, Roll(), table.state_id)
+
+
+def notices(viewer) -> list[str]:
+    return [u.text for u in viewer._items if isinstance(u, Notice)]
+
+
+class ThreadedProxy:
+    """A `ChaosProxy` on an event loop of its own thread: the hub's synchronous Redis clients
+    (the lease keeper, the log mirror) may block the test's loop, never the proxy's."""
+
+    def __init__(self, target_port: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.proxy = ChaosProxy(target_port)
+        self.port = self._run(self.proxy.start())
+
+    def _run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def _call(self, fn) -> None:
+        async def call() -> None:
+            fn()
+
+        self._run(call())
+
+    def partition(self) -> None:
+        def cut() -> None:
+            self.proxy.faults.frozen.set()  # new connections hang, as to an unreachable host
+            self.proxy.cut()
+
+        self._call(cut)
+
+    def heal(self) -> None:
+        def mend() -> None:
+            self.proxy.faults.frozen.clear()
+            self.proxy.cut()  # (the hung ones end; the clients connect again)
+
+        self._call(mend)
+
+    def close(self) -> None:
+        self.heal()
+        self._run(self.proxy.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture
+def proxy(redis_server):
+    p = ThreadedProxy(redis_server.port)
+    yield p
+    p.close()
+
+
+async def test_a_cut_off_owner_pauses_then_plays_on_when_the_bus_is_back(proxy, tmp_path):
+    a = make_hub(f"redis://127.0.0.1:{proxy.port}/0", tmp_path / "a", "wa", mirror=True)
+    await a.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await a.local.take_seat(tid, 1, BOB)
+        await step(a, tid)
+        seen = a.local.watch(tid, ANN, 0)
+        proxy.partition()
+        room = next(r for r in a.local.rooms() if r.id == tid)
+        await until(lambda: room.stopped == PAUSED, "the table paused", seconds=5)
+        with pytest.raises(HubError) as refused:
+            await step(a, tid)
+        assert refused.value.kind == "table-stopped"
+        assert "lost touch with the shared bus" in str(refused.value)
+        assert any(n.startswith("This table is paused") for n in notices(seen))
+        proxy.heal()
+        await until(lambda: room.stopped is None, "play to go on", seconds=10)
+        assert "The shared bus answers again: play goes on." in notices(seen)
+        before = a.local.table(tid).state_id
+        await step(a, tid)  # accepted again, under the same epoch
+        assert a.local.table(tid).state_id == before + 1
+        await seen.close()
+    finally:
+        await a.close()
+
+
+async def test_the_table_moves_to_the_machine_that_reaches_redis_and_the_old_owner_lets_go(
+    proxy, redis_server, tmp_path
+):
+    a = make_hub(f"redis://127.0.0.1:{proxy.port}/0", tmp_path / "a", "wa", mirror=True)
+    b = make_hub(redis_server.url, tmp_path / "b", "wb", mirror=True)
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+        await b.take_seat(tid, 1, BOB)
+        await step(a, tid)
+        await step(a, tid)
+        acknowledged = a.local.table(tid).state_id
+        old_epoch = a.mirror.tokens[tid]
+        seen = a.local.watch(tid, ANN, 0)
+        proxy.partition()
+        await until(lambda: b.local.has(tid), "b to take the table over", seconds=15)
+        moved = b.local.table(tid)
+        assert moved.state_id == acknowledged  # from the copy in Redis: nothing lost
+        assert b.mirror.tokens[tid] > old_epoch  # a newer fencing token
+        with pytest.raises(HubError):  # a took no step since it paused (before the lapse)
+            await step(a, tid)
+        await step(b, tid)
+        proxy.heal()
+        await until(lambda: not a.local.has(tid), "a to let the table go", seconds=10)
+        assert "This table moved to another server; reopen it from the lobby." in notices(seen)
+        # A write under the old epoch (a stale owner's) is refused by Redis itself.
+        a.mirror.tokens[tid] = old_epoch
+        with pytest.raises(Fenced):
+            a.mirror.files(tid, {"meta": b"{}"})
+        meta = await b.bus.redis.get(f"speedway:tables:{tid}:meta")
+        assert meta == (tmp_path / "b" / "tables" / f"{tid}.meta").read_bytes()
+        await seen.close()
+    finally:
+        await b.close()
+        await a.close()
+
+
+async def test_a_step_under_a_stale_epoch_is_refused_and_never_shown(redis_server, tmp_path):
+    """Renewals paused (a stalled keeper) while a's connection works: b takes the table over;
+    a step that a still tries (its pause lifted by hand, as if it raced the lapse) is written
+    to a's disk but refused by Redis: the table stops there, the step reaches no screen."""
+    a = make_hub(redis_server.url, tmp_path / "a", "wa", mirror=True)
+    b = make_hub(redis_server.url, tmp_path / "b", "wb", mirror=True)
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+        await b.take_seat(tid, 1, BOB)
+        await step(a, tid)
+        acknowledged = a.local.table(tid).state_id
+        seen = a.local.watch(tid, ANN, 0)
+        a._leases.paused.set()
+        await until(lambda: b.local.has(tid), "b to take the table over", seconds=15)
+        assert b.local.table(tid).state_id == acknowledged
+        room = next(r for r in a.local.rooms() if r.id == tid)
+        assert room.stopped == PAUSED
+        room.stopped = None  # (as if the step had raced the pause)
+        a._paused.discard(tid)
+        with pytest.raises(HubError) as refused:
+            await step(a, tid)
+        assert "another server has taken this table over" in str(refused.value)
+        await asyncio.sleep(0.2)
+        assert not any(isinstance(u, StepUpdate) for u in seen._items)  # never shown
+        await until(lambda: not a.local.has(tid), "a to let the table go", seconds=5)
+        await step(b, tid)  # b plays on from what was acknowledged
+        assert b.local.table(tid).state_id == acknowledged + 1
+        await seen.close()
+    finally:
+        await b.close()
+        await a.close()
+
+
+async def test_on_one_machine_a_stalled_owner_is_not_taken_over_and_plays_on(
+    redis_server, tmp_path
+):
+    """One data dir (workers of one machine): a's renewals stall, its lease lapses, but a still
+    holds the table's lock file, so b neither claims the lease (no new epoch) nor restores the
+    table; a pauses meanwhile and, renewing again under its own epoch, plays on."""
+    a = make_hub(redis_server.url, tmp_path / "data", "wa", mirror=True)
+    b = make_hub(redis_server.url, tmp_path / "data", "wb", mirror=True)
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+        await b.take_seat(tid, 1, BOB)
+        epoch = a.mirror.tokens[tid]
+        a._leases.paused.set()
+        room = next(r for r in a.local.rooms() if r.id == tid)
+        await until(lambda: room.stopped == PAUSED, "a to pause the table", seconds=5)
+        await asyncio.sleep(3 * b.bus.lease)  # long past the lapse: b would have taken it
+        assert not b.local.has(tid)
+        assert await b.bus.redis.get(f"speedway:fence:{tid}") == str(epoch).encode()
+        a._leases.paused.clear()
+        await until(lambda: room.stopped is None, "a to play on", seconds=5)
+        await step(a, tid)
+        assert a.mirror.tokens[tid] == epoch
+        assert await a.bus.owner(tid) == "wa"
+    finally:
+        await b.close()
+        await a.close()
