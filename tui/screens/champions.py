@@ -5,7 +5,8 @@ them; g Shift Gears; 1-9 or the list to pick a destination, a card's cars or a c
 to turn a backwards car forward or leave it; c the race chart) and the dice the player has picked
 (UI state only). When a lap's money is paid, `LapSummary` waits for Enter (the final results after
 lap 2, naming the tie-break when it decided places).
-Every move goes through the hub; a refused move shows the rules' sentence. Sponsor cards are
+Keys find their action by its class in the game's model, never by a tag. Every move goes through
+the hub; a refused move shows the rules' sentence. Sponsor cards are
 hidden, so hot-seat players get the framework's pass-the-keyboard cover.
 
 Must not: change game state or decide what is legal (the engine and hub do).
@@ -23,7 +24,15 @@ from core.champions.model import (
     ChampionsState,
     DiceChosen,
     DiceRolled,
+    LastCarTask,
+    LeaveBackwards,
     MoneyAwarded,
+    MoveTask,
+    NeighbourTask,
+    Roll,
+    ShiftGears,
+    TargetTask,
+    TurnForward,
     TurnStarted,
 )
 from net.hub import StepUpdate
@@ -40,7 +49,7 @@ from tui.widgets.champions import (
     head_task,
     option_label,
 )
-from tui.widgets.common import ActionChosen, ActionList, tag_of
+from tui.widgets.common import ActionChosen, ActionList
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
@@ -128,21 +137,20 @@ class ChampionsTableScreen(TableScreen):
             extra = f"; g Shift Gears ({gears} left)" if gears and not state.shifted else ""
             return f"{name}: keep 3 dice, 1-5 (picked {picked}), Enter{extra}."
         task = head_task(state)
-        tag = tag_of(task) if task is not None else ""
-        if tag == "move" and state.cars[task.car].backwards:
+        if isinstance(task, MoveTask) and state.cars[task.car].backwards:
             car = car_words(state, task.car)
             return f"{name}: {car} faces backwards — f turn it forward, b leave it."
-        if tag == "move":
+        if isinstance(task, MoveTask):
             car = car_words(state, task.car)
             return f"{name}: where does {car} go? Press the number shown on the board."
-        if tag == "targets" and self.first_target is not None:
+        if isinstance(task, TargetTask) and self.first_target is not None:
             car = car_words(state, self.first_target)
             return f"{name}: {car} first — now the second car (1-9, Enter or click it)."
-        if tag == "targets":
+        if isinstance(task, TargetTask):
             return f"{name}: name the car(s) for the card (1-9, Enter or click a car)."
-        if tag == "last_car":
+        if isinstance(task, LastCarTask):
             return f"{name}: Back Burner — which last car moves 7? (1-9 or the list)"
-        if tag == "neighbour":
+        if isinstance(task, NeighbourTask):
             return f"{name}: Crash — which car next to it is hit? (1-9 or the list)"
         return f"{name}, it is your move."
 
@@ -157,19 +165,20 @@ class ChampionsTableScreen(TableScreen):
     def _not_yet(self) -> None:
         self.status("It is not your move yet.", error=True)
 
-    def _submit_tag(self, tag: str, refusal: str) -> None:
+    def _submit_first(self, kind: type, refusal: str) -> None:
+        """Submit the legal action of class ``kind`` (there is at most one), else say why not."""
         seat, _ = self._phase()
         if seat is None:
             self._not_yet()
             return
         for action in self.legal_now():
-            if tag_of(action) == tag:
+            if isinstance(action, kind):
                 self.submit(action)
                 return
         self.status(refusal, error=True)
 
     def action_roll(self) -> None:
-        self._submit_tag("roll", "You roll at the start of your turn only.")
+        self._submit_first(Roll, "You roll at the start of your turn only.")
 
     def action_shift_gears(self) -> None:
         seat, phase = self._phase()
@@ -183,13 +192,13 @@ class ChampionsTableScreen(TableScreen):
         if state.shifted:
             self.status("You may shift gears only once in a turn.", error=True)
             return
-        self._submit_tag("shift_gears", "You have no Shift Gears left this lap.")
+        self._submit_first(ShiftGears, "You have no Shift Gears left this lap.")
 
     def action_turn_forward(self) -> None:
-        self._submit_tag("turn_forward", "No backwards car of yours is waiting to move.")
+        self._submit_first(TurnForward, "No backwards car of yours is waiting to move.")
 
     def action_leave_backwards(self) -> None:
-        self._submit_tag("leave_backwards", "No backwards car of yours is waiting to move.")
+        self._submit_first(LeaveBackwards, "No backwards car of yours is waiting to move.")
 
     def action_digit(self, n: int) -> None:
         seat, phase = self._phase()
