@@ -142,14 +142,23 @@ def test_turn_line_fits_80_columns_and_uses_the_room_of_120():
         discard=(next(c.id for c in CARDS.values() if c.name == "Nitrous Injection"),),
     )
     names = ["Ann", "Shrewd", "Random"]
-    narrow = turn_text(state, names, 78).plain  # 80 columns less the padding
-    assert narrow == "Turn 1 · Ann · 2 actions left · draw about 75 · discard Nitrous Injection"
-    wide = turn_text(state, names, 118).plain
-    assert wide.endswith("draw pile about 75 · top of the discard pile: Nitrous Injection")
-    long = turn_text(state, ["Abcdefghijklmnop", "B", "C"], 60)
-    assert "2 actions left" in long.plain, "what the player acts on is never cut"
-    assert long.overflow == "ellipsis"
-    assert long.no_wrap
+    narrow, aside = turn_text(state, names, 78)  # 80 columns less the padding
+    assert narrow.plain == "Turn 1 · Ann · 2 actions left · draw about 75 · discard Nitrous Injection"
+    assert not aside
+    wide, aside = turn_text(state, names, 118)
+    assert wide.plain.endswith("draw pile about 75 · top of the discard pile: Nitrous Injection")
+    assert not aside
+    # a longer name: the top card moves to the standings line when it has room there...
+    names = ["Abcdefghijklmnop", "B", "C"]
+    line, aside = turn_text(state, names, 60, spare=30)
+    assert line.plain == "Turn 1 · Abcdefghijklmnop · 2 actions left · draw about 75"
+    assert aside.plain == "discard: Nitrous Injection"
+    # ...else the turn line is cut at its end, never in what the player acts on
+    line, aside = turn_text(state, names, 60, spare=10)
+    assert not aside
+    assert "2 actions left" in line.plain
+    assert line.plain.endswith("…")
+    assert line.cell_len == 60
 
 
 def test_seat_chips_follow_the_colour_blind_palette():
@@ -213,5 +222,5 @@ def test_a_long_row_gives_way_to_counts_then_short_forms():
     assert counted.endswith("· drv Herbert West · crew 3"), "names give way to a count first"
     assert "Speed 3 (dmg 1) · Complexity 5" in counted
     tight = pack_details(v, 5, [], 60)
-    assert tight.plain == "lap 0 · Spd 3/1 · Cx 5 · hand 5 · drv Herbert West · crew 3"
+    assert tight.plain == "lap 0 · Spd 3/1 · Cx 5 · hand 5 · Drv 1 · crew 3"
     assert Text(tight.plain).cell_len <= 60

@@ -24,6 +24,7 @@ from core.champions.model import (
     ChampionsState,
     DiceChosen,
     DiceRolled,
+    GameEnded,
     LastCarTask,
     LeaveBackwards,
     MoneyAwarded,
@@ -47,6 +48,7 @@ from tui.widgets.champions import (
     TargetFirst,
     car_words,
     head_task,
+    money_words,
     option_label,
 )
 from tui.widgets.common import ActionChosen, ActionList
@@ -84,9 +86,18 @@ class ChampionsTableScreen(TableScreen):
         self.picked.clear()
         self.first_target = None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.PLAY_ACTIONS and self.fold is not None:
+            state: ChampionsState = self.fold.state
+            if state.phase == "over":
+                return False  # the game is over: the footer offers no move keys
+        return super().check_action(action, parameters)
+
     def on_step(self, update: StepUpdate) -> None:
         if self.fold is None:
             return
+        if any(isinstance(e, GameEnded) for e in self.fold.last_events):
+            self.refresh_bindings()
         for event in self.fold.last_events:
             if isinstance(event, DiceRolled | TurnStarted | DiceChosen):
                 self.picked.clear()
@@ -110,6 +121,24 @@ class ChampionsTableScreen(TableScreen):
             return
         self._said = (text, error)
         super().status(text, error=error)
+
+    def render_status(self) -> None:
+        """As every table, but the final money is written the one way (``$175,000``)."""
+        fold = self.fold
+        result = fold.result() if fold is not None else None
+        if fold is None or result is None:
+            super().render_status()
+            return
+        places = ", ".join(
+            f"{i + 1}. {fold.names[seat]} {money_words(result.scores[seat])}"
+            for i, seat in enumerate(result.ranking)
+        )
+        text = f"Race over — {places}."
+        hint = self.end_hint()
+        self.status(text + hint if len(text + hint) <= self.status_width() else text)
+
+    def end_hint(self) -> str:
+        return "  c: race chart"
 
     def title_text(self) -> str:
         assert self.fold is not None

@@ -43,6 +43,7 @@ from tui.widgets.cthulhu500 import (
     HandView,
     PackView,
     ShowDetails,
+    StopBrowsing,
     is_reaction_prompt,
     prompt_words,
     top_task,
@@ -86,12 +87,18 @@ class CthulhuTableScreen(TableScreen):
     def on_welcome(self, fold: TableFold) -> None:
         self.picked.clear()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.PLAY_ACTIONS and self.fold is not None and self.fold.state.over:
+            return False  # the race is over: the footer offers no move keys
+        return super().check_action(action, parameters)
+
     def on_step(self, update: StepUpdate) -> None:
         self.picked.clear()
         if self.fold is None:
             return
         for event in self.fold.last_events:
             if isinstance(event, RaceEnded):
+                self.refresh_bindings()
                 why = describe(event, self.fold.names) or "The race is over."
                 ranking = list(event.ranking)
                 self.hold_for(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))
@@ -110,6 +117,18 @@ class CthulhuTableScreen(TableScreen):
         if not start:
             start = f"v{seat}" if seat is not None else ""
         self.app.push_screen(CthulhuDetails(self.fold.state, self.fold.names, hand, start))
+
+    def on_stop_browsing(self, message: StopBrowsing) -> None:
+        message.stop()
+        self.query_one(ActionList).focus()
+        self.render_status()
+
+    def on_descendant_focus(self, event: Any) -> None:
+        if isinstance(self.focused, PackView | HandView):
+            where = "pack" if isinstance(self.focused, PackView) else "hand"
+            self.status(
+                f"The {where}: ↑/↓ choose, Enter shows it in full, esc back to the choices."
+            )
 
     def on_show_details(self, message: ShowDetails) -> None:
         message.stop()
@@ -150,12 +169,20 @@ class CthulhuTableScreen(TableScreen):
         prompt = prompt_words(data) if data is not None else "your move"
         top = self._top()
         if isinstance(top, SUBSET_DECISIONS):
-            return f"{name}: {prompt} — picked {len(self.picked)}."
+            return self._fit(f"{name}: {prompt} — picked {len(self.picked)}.")
         if isinstance(top, DActions):
             return f"{name}: your actions — 1-9 or the list, p pass, e end."
         if isinstance(top, REACTIONS):
-            return f"{name}: {prompt} — 1-9 to react, n for no reaction."
-        return f"{name}: {prompt} (1-9 or the list, Enter)."
+            return self._fit(
+                f"{name}: {prompt} — 1-9 to react, n for no reaction.",
+                f"{name}: {prompt} — 1-9, n none.",
+            )
+        return self._fit(f"{name}: {prompt} (1-9 or the list, Enter).", f"{name}: {prompt}.")
+
+    def _fit(self, *wordings: str) -> str:
+        """The first wording that fits the status line (its last one when none does)."""
+        width = self.status_width()
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
 
     def coach_text(self, seat: int) -> str | None:
         from core.cthulhu500.analysis import coach_words
@@ -184,7 +211,11 @@ class CthulhuTableScreen(TableScreen):
         self._submit_first(AttemptPass, "You can try to pass only as one of your actions.")
 
     def action_end_actions(self) -> None:
-        self._submit_first(EndActions, "You can end your actions only during your own turn.")
+        if isinstance(self._top(), DDiscard) and self.acting_seat() is not None:
+            refusal = "Your actions are over: pick cards to discard, or Enter for none."
+        else:
+            refusal = "You can end your actions only during your own turn."
+        self._submit_first(EndActions, refusal)
 
     def action_no_reaction(self) -> None:
         self._submit_first(PassReaction, "Nobody is asking you for a reaction now.")

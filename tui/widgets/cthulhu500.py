@@ -91,6 +91,10 @@ def _cards(cards: Any) -> str:
     return ", ".join(card_name(c) for c in cards) if cards else "nothing"
 
 
+class StopBrowsing(Message):
+    """Esc on the pack or the hand: the screen gives the focus back to the choices."""
+
+
 class ShowDetails(Message):
     """Show a vehicle (``v<seat>``) or a card (``c<id>``) in full (the screen opens the view)."""
 
@@ -121,13 +125,16 @@ def action_words(data: BoardData, action: Any) -> str:
     return f"{text} ({key})" if key else text
 
 
-def prompt_words(data: BoardData) -> str:
+def prompt_words(data: BoardData, width: int | None = None) -> str:
     """What the top decision asks, in core's words (`describe.prompt_text`), with the keys that
-    answer a pick-cards decision (for the choice list title)."""
+    answer a pick-cards decision (for the choice list title) when they fit in ``width`` cells
+    (the status line says the keys too)."""
     from core.cthulhu500.describe import prompt_text
 
     text = prompt_text(data.state, data.names)
-    return text + PICK_HINT if isinstance(top_task(data.state), PICK_DECISIONS) else text
+    if not isinstance(top_task(data.state), PICK_DECISIONS):
+        return text
+    return text + PICK_HINT if width is None or len(text + PICK_HINT) <= width else text
 
 
 def is_reaction_prompt(state: State) -> bool:
@@ -164,10 +171,12 @@ def test_words(data: BoardData) -> str | None:
     return last_pass_words(data)
 
 
-def turn_text(state: State, names: list[str], width: int) -> Text:
-    """The turn line in the fullest wording that fits ``width`` cells: whose turn, actions left
-    and Nitrous first (what a player acts on), then the draw pile and the top of the discard
-    pile, the part cut (with "…") when nothing fits."""
+def turn_text(state: State, names: list[str], width: int, spare: int = 0) -> tuple[Text, Text]:
+    """The turn line in the fullest wording that fits ``width`` cells, and what goes at the end
+    of the standings line: whose turn, actions left and Nitrous first (what a player acts on),
+    then the draw pile and the top of the discard pile. When the top card does not fit on the
+    turn line but in the ``spare`` cells of the standings line, it moves there (right-aligned);
+    else the line is cut at the end, with "…"."""
     from core.cthulhu500.rules.board import pile_label
 
     active = state.active
@@ -187,13 +196,22 @@ def turn_text(state: State, names: list[str], width: int) -> Text:
         f" · draw pile {pile} · discard: {top}",
         f" · draw {pile} · discard {top}",
     )
+    aside = Text()
     for words in wordings:
         if head.cell_len + len(words) <= width:
             break
+    else:
+        moved = f"discard: {top}"
+        if len(moved) + 3 <= spare:
+            words = f" · draw pile {pile}"
+            if head.cell_len + len(words) > width:
+                words = f" · draw {pile}"
+            aside = Text(moved, style=DIM)
     line = head.copy()
     line.no_wrap, line.overflow = True, "ellipsis"
     line.append(words, style=DIM)
-    return line
+    line.truncate(width, overflow="ellipsis")  # the box crops; the cut should show
+    return line, aside
 
 
 class TurnLine(LineBox):
@@ -215,14 +233,16 @@ class TurnLine(LineBox):
     def show(self, data: BoardData) -> None:
         self._data = data
         state: State = data.state
-        width = max(20, self.content_size.width)
-        lines = [turn_text(state, data.names, width)]
-        if state.pack:
-            from core.cthulhu500.describe import standings_text
+        from core.cthulhu500.describe import standings_text
 
-            lines.append(Text(standings_text(state, data.names), no_wrap=True, overflow="ellipsis"))
-        else:
-            lines.append(Text(""))
+        width = max(20, self.content_size.width)
+        standings = Text(standings_text(state, data.names) if state.pack else "")
+        line, aside = turn_text(state, data.names, width, width - standings.cell_len)
+        if aside:
+            standings.append(" " * (width - standings.cell_len - aside.cell_len))
+            standings.append_text(aside)
+        standings.truncate(width, overflow="ellipsis")
+        lines = [line, standings]
         words = test_words(data)
         if words:
             width = max(10, self.content_size.width)
@@ -274,7 +294,12 @@ class PackView(LineBox, can_focus=True):
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
         Binding("enter", "details", "Details", show=False),
+        Binding("escape", "stop_browsing", "Choices"),
     ]
+    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
+
+    def action_stop_browsing(self) -> None:
+        self.post_message(StopBrowsing())
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -346,7 +371,7 @@ class PackView(LineBox, can_focus=True):
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
         height = max(1, self.size.height)
-        width = max(20, self.size.width)
+        width = max(20, self.content_size.width)
         two_lines = 2 * len(pack) <= height
         browsing = self.has_focus
         under = self.cursor_seat() if browsing else None
@@ -363,11 +388,19 @@ class PackView(LineBox, can_focus=True):
             out.append_text(seat_chip(seat, colour_blind(self)))
             you = "*" if seat == data.perspective else ""
             out.append(f" {names[seat][:10]}{you} ", style=BOLD)
-            out.append(card_name(v.marker) if v.marker else "no vehicle yet")
-            if v.damaged:
-                out.append(" DAMAGED", style=DAMAGED)
             if ranking:
-                out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
+                out.append(f"#{ranking.index(seat) + 1} ", style=BOLD)
+            # the vehicle's name gives way before the damage mark does
+            vehicle = card_name(v.marker) if v.marker else "no vehicle yet"
+            mark = " DAMAGED" if v.damaged else ""
+            if len(vehicle) + len(mark) > width - out.cell_len:
+                mark = " DMG" if v.damaged else ""  # short, before the name is cut
+            room = width - out.cell_len - len(mark)
+            if len(vehicle) > room:
+                vehicle = vehicle[: max(1, room - 1)] + "…"
+            out.append(vehicle)
+            if mark:
+                out.append(mark, style=DAMAGED)
             hand = hands[seat] if seat < len(hands) else ()
             lead = "     " if two_lines else " · "
             room = width - (len(lead) if two_lines else out.cell_len + len(lead))
@@ -379,8 +412,9 @@ class PackView(LineBox, can_focus=True):
             else:
                 out.append_text(detail)
                 row = [out]
-            if seat == under:
-                for line in row:
+            for line in row:
+                line.truncate(width, overflow="ellipsis")  # the box crops; the cut should show
+                if seat == under:
                     line.stylize(CURSOR)
             rows.append(row)
         shown = pin_rows(rows, pinned, height)
@@ -398,7 +432,8 @@ class PackView(LineBox, can_focus=True):
 def pack_details(v: Any, hand: int, marks: list[int], room: int) -> Text:
     """A vehicle's second line: laps, Speed both ways, Complexity, hand size, contagion marks,
     driver and equipment, in the fullest wording that fits ``room`` cells (the names of crew,
-    Mods and Tires give way to counts first, then Speed and Complexity to short forms)."""
+    Mods and Tires give way to counts first, then Speed, Complexity and the driver to short
+    forms: "Spd 3/1 · Cx 5", the driver's Drive as "Drv 2")."""
     spec = cards_module().CARDS.get(v.marker) if v.marker else None
     for short in range(4):
         out = Text()
@@ -408,7 +443,11 @@ def pack_details(v: Any, hand: int, marks: list[int], room: int) -> Text:
         out.append(f" · hand {hand}", style=DIM)
         if marks:
             out.append(" ☣ " + ", ".join(card_name(c) for c in marks), style=BOLD)
-        parts = [f"drv {card_name(v.driver)}"]
+        if short < 3:
+            parts = [f"drv {card_name(v.driver)}"]
+        else:  # the number a passing test adds (C-PASS-TEST), not the driver's name
+            drive = 0 if v.driver is None else cards_module().card(v.driver).drive
+            parts = [f"Drv {drive}"]
         named = short < 1
         if v.crew:
             parts.append(
@@ -436,7 +475,12 @@ class HandView(Static, can_focus=True):
         Binding("up", "cursor(-1)", "Up", show=False),
         Binding("down", "cursor(1)", "Down", show=False),
         Binding("enter", "details", "Details", show=False),
+        Binding("escape", "stop_browsing", "Choices"),
     ]
+    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
+
+    def action_stop_browsing(self) -> None:
+        self.post_message(StopBrowsing())
 
     _shown: Any = None
     """What is drawn now ("hidden", or the hand, picks and cursor), so an unchanged hand is not
@@ -598,7 +642,8 @@ class CthulhuBoard(Board):
                 title = "—"
             set_border_title(actions, title)
             return
-        set_border_title(actions, prompt_words(data))
+        # the title sits in the border: its corners and the title's spaces take six cells
+        set_border_title(actions, prompt_words(data, actions.size.width - 6 or None))
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)
