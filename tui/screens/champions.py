@@ -64,8 +64,8 @@ class ChampionsTableScreen(TableScreen):
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
         Binding("g", "shift_gears", "Gears"),
-        Binding("f", "turn_forward", "Fwd"),
-        Binding("b", "leave_backwards", "Leave"),
+        Binding("f", "turn_forward", "Forward"),
+        Binding("b", "leave_backwards", "Stay back"),
         Binding("c", "chart", "Chart"),
     ]
 
