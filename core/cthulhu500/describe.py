@@ -100,13 +100,21 @@ from core.cthulhu500.model import (
     VehiclesSetAside,
     VehiclesSwapped,
 )
-from core.cthulhu500.rules.board import ahead
+from core.cthulhu500.rules.board import (
+    ahead,
+    attack_equipment,
+    defend_equipment,
+    drive,
+    fixit,
+    speed,
+)
 from core.cthulhu500.rules.engine import ranking
 from core.cthulhu500.rules.passing import pass_sides, side_total
 
 __all__ = [
     "action_text",
     "card_facts",
+    "card_timing",
     "decision_text",
     "describe",
     "free_test_text",
@@ -114,6 +122,7 @@ __all__ = [
     "reroll_text",
     "side_text",
     "standings_text",
+    "vehicle_lines",
 ]
 
 _OUTCOMES = {
@@ -434,6 +443,77 @@ def card_facts(cid: int) -> str:
     if numbers:
         head += " (" + "; ".join(numbers) + ")"
     return f"{head}. {spec.text}" if spec.text else f"{head}."
+
+
+_TIMING = {
+    "action": "Play it as one of your actions in your own turn (C-PLAY-ACTION); others may"
+    " answer it with Ia! Ia! (C-CHAIN).",
+    "crew": "Play it as one of your actions into any player's pit crew (C-ADD-CREW); in your"
+    " pit stop it may become your driver (C-PIT-DRIVER).",
+    "mod": "Attach it to your vehicle in a pit stop, one action (C-PIT-MOD; with 2 attached,"
+    " discard one first).",
+    "tires": "Fit it to your vehicle in a pit stop, one action (C-PIT-TIRES; the old set is"
+    " discarded).",
+    "reaction": "Play it in reply, in anyone's turn, at the moment its text names"
+    " (C-REACT-WINDOW); it costs no action.",
+    "flag": "Never played: drawing it ends the race at once (C-CHECKERED-FLAG).",
+    "vehicle": "Not a hand card: vehicles are given out at setup (C-VEHICLES).",
+}
+
+
+def card_timing(cid: int) -> str:
+    """When a card may be played, by its kind (the rule it is played under), e.g.
+    "Play it in reply, in anyone's turn, at the moment its text names (C-REACT-WINDOW); it
+    costs no action." for a reaction."""
+    return _TIMING[card(cid).type]
+
+
+def vehicle_lines(view: State, names: Sequence[str], seat: int) -> list[str]:
+    """One vehicle in full, as every player sees it: its place and laps, Speed both ways and
+    the one in use, Complexity, the driver's Drive, pit crew Fixit, equipment (with the cap),
+    its cards and what each does, the owner's hand size (never its cards) and contagion marks."""
+    v = view.vehicles[seat]
+    place = (
+        f"{view.pack.index(seat) + 1} of {len(view.pack)} in the pack, "
+        if seat in view.pack
+        else ""
+    )
+    laps = f"{v.laps} lap{'' if v.laps == 1 else 's'}"
+    if not v.marker:
+        return [f"{names[seat]}: no vehicle yet. {place}{laps}."]
+    spec = card(v.marker)
+    state_word = "DAMAGED" if v.damaged else "undamaged"
+    lines = [
+        f"{names[seat]}'s {spec.name}: {place}{laps}, {state_word}.",
+        f"Speed {spec.speed} undamaged, {spec.speed_damaged} damaged (now {speed(v)});"
+        f" Complexity {spec.complexity} (a repair test must reach it, C-REPAIR).",
+    ]
+    if spec.effect is not None:
+        lines.append(f"Vehicle: {spec.text}")
+    if v.driver is None:
+        lines.append("Driver: none (Drive 0, C-NO-DRIVER).")
+    else:
+        lines.append(f"Driver: {card_facts(v.driver)} (Drive {drive(v)})")
+    if v.crew:
+        lines.append(f"Pit crew (Fixit {fixit(v)} in all):")
+        lines += [f"  {card_facts(c)}" for c in v.crew]
+    else:
+        lines.append("Pit crew: none (Fixit 0).")
+    cap = view.config.equipment_cap
+    atk, dfd = attack_equipment(v, cap), defend_equipment(v, cap)
+    equipment = f"Equipment: {atk:+d} attacking, {dfd:+d} defending"
+    if (atk, dfd) != (attack_equipment(v, None), defend_equipment(v, None)):
+        equipment += f" (capped at {cap}, C-EQUIP-CAP)"
+    lines.append(equipment + ".")
+    lines += [f"  Mod: {card_facts(c)}" for c in v.mods]
+    if v.tires is not None:
+        lines.append(f"  Tires: {card_facts(v.tires)}")
+    hand = len(view.hands[seat]) if seat < len(view.hands) else 0
+    lines.append(f"Hand: {hand} card{'' if hand == 1 else 's'} (only its owner sees which).")
+    for contagion in view.contagions:
+        if contagion.seat == seat:
+            lines.append(f"☣ {name_of(contagion.card)} marks {name_of(contagion.target)}.")
+    return lines
 
 
 def standings_text(view: State, names: Sequence[str]) -> str:

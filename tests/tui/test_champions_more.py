@@ -150,3 +150,28 @@ async def test_car_labels_are_whole_on_every_space_at_80x24_and_wide():
                     label = "«88" + ("R" if wide else "")
                     shown = cell_text(screen, row, lane)
                     assert label[:3] in shown, (size, row, lane, shown)
+
+
+def test_final_results_line_up_places_names_and_money():
+    from core.champions.model import GameEnded, LapEnded
+    from tui.screens.champions_modals import lap_summary_lines
+
+    state = ChampionsState(
+        config=ChampionsConfig(),
+        n_seats=3,
+        seat_car=(0, 1, 2),
+        money=(85000, 175000, 160000),
+        lap_places=((0, 1, 2, 3, 4), (1, 2, 0, 3, 4)),
+    )
+    events = [
+        LapEnded(lap=2, places=(1, 2, 0, 3, 4)),
+        GameEnded(ranking=(1, 2, 0), money=(85000, 175000, 160000)),
+    ]
+    title, lines = lap_summary_lines([(9, None, events)], state, ["root", "Promoter", "Random"])
+    assert title == "Final results"
+    ranked = [line for line in lines if line[:3] in ("1st", "2nd", "3rd")]
+    assert ranked == [
+        "1st  Promoter   $175,000",
+        "2nd  Random     $160,000",
+        "3rd  root        $85,000",
+    ]

@@ -206,6 +206,15 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
         assert checked_sponsors, "the scoreboard should have shown Sponsor cards"
         status = str(screen.query_one(StatusLine).render())
         assert "Race over" in status
+        for place, seat in enumerate(result.ranking):  # the final money written one way too
+            assert f"{place + 1}. {screen.fold.names[seat]} ${result.scores[seat]:,}" in status
+        assert len(status) <= 78, "the final line fits 80 columns"
+        from tui.widgets.keys import KeyFooter
+
+        assert screen.check_action("roll", ()) is False, "no move keys after the game"
+        footer = str(screen.query_one(KeyFooter).render())
+        assert "Roll" not in footer
+        assert "Chart" in footer
         # The scoreboard ranks the players; every player's money is shown.
         board = plain(screen.query_one(ChampionsScoreboard))
         for seat, money in enumerate(state.money):

@@ -158,7 +158,8 @@ async def test_a_click_on_a_vehicle_opens_its_details():
         leader = screen.fold.state.pack[0]
         await pilot.click(PackView, offset=(5, 0))
         await wait_for(pilot, lambda: isinstance(app.screen, CthulhuDetails))
-        assert app.screen.shown_text.startswith(f"{screen.fold.names[leader]}'s vehicle")
+        vehicle = name_of(screen.fold.state.vehicles[leader].marker)
+        assert app.screen.shown_text.startswith(f"{screen.fold.names[leader]}'s {vehicle}")
 
 
 async def test_c_opens_the_race_chart_and_the_race_ends_on_a_ranking_screen():

@@ -113,6 +113,13 @@ async def test_play_a_whole_cthulhu_race_against_bots_with_the_keyboard():
         assert {"d_setup_discard", "d_actions"} <= seen
         assert checked_hand
         assert "Race over" in status_text(screen)
+        from tui.widgets.keys import KeyFooter
+
+        await pilot.pause()
+        assert screen.check_action("attempt_pass", ()) is False, "no move keys after the race"
+        footer = str(screen.query_one(KeyFooter).render())
+        assert "Pass" not in footer
+        assert "Chart" in footer
         pack = plain(screen.query_one(PackView))
         for seat, name in enumerate(screen.fold.names):
             assert f"#{result.ranking.index(seat) + 1}" in pack

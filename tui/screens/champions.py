@@ -5,7 +5,8 @@ them; g Shift Gears; 1-9 or the list to pick a destination, a card's cars or a c
 to turn a backwards car forward or leave it; c the race chart) and the dice the player has picked
 (UI state only). When a lap's money is paid, `LapSummary` waits for Enter (the final results after
 lap 2, naming the tie-break when it decided places).
-Every move goes through the hub; a refused move shows the rules' sentence. Sponsor cards are
+Keys find their action by its class in the game's model, never by a tag. Every move goes through
+the hub; a refused move shows the rules' sentence. Sponsor cards are
 hidden, so hot-seat players get the framework's pass-the-keyboard cover.
 
 Must not: change game state or decide what is legal (the engine and hub do).
@@ -23,7 +24,16 @@ from core.champions.model import (
     ChampionsState,
     DiceChosen,
     DiceRolled,
+    GameEnded,
+    LastCarTask,
+    LeaveBackwards,
     MoneyAwarded,
+    MoveTask,
+    NeighbourTask,
+    Roll,
+    ShiftGears,
+    TargetTask,
+    TurnForward,
     TurnStarted,
 )
 from net.hub import StepUpdate
@@ -38,9 +48,10 @@ from tui.widgets.champions import (
     TargetFirst,
     car_words,
     head_task,
+    money_words,
     option_label,
 )
-from tui.widgets.common import ActionChosen, ActionList, tag_of
+from tui.widgets.common import ActionChosen, ActionList
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
@@ -53,8 +64,8 @@ class ChampionsTableScreen(TableScreen):
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
         Binding("g", "shift_gears", "Gears"),
-        Binding("f", "turn_forward", "Fwd"),
-        Binding("b", "leave_backwards", "Leave"),
+        Binding("f", "turn_forward", "Forward"),
+        Binding("b", "leave_backwards", "Stay back"),
         Binding("c", "chart", "Chart"),
     ]
 
@@ -75,9 +86,18 @@ class ChampionsTableScreen(TableScreen):
         self.picked.clear()
         self.first_target = None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.PLAY_ACTIONS and self.fold is not None:
+            state: ChampionsState = self.fold.state
+            if state.phase == "over":
+                return False  # the game is over: the footer offers no move keys
+        return super().check_action(action, parameters)
+
     def on_step(self, update: StepUpdate) -> None:
         if self.fold is None:
             return
+        if any(isinstance(e, GameEnded) for e in self.fold.last_events):
+            self.refresh_bindings()
         for event in self.fold.last_events:
             if isinstance(event, DiceRolled | TurnStarted | DiceChosen):
                 self.picked.clear()
@@ -101,6 +121,24 @@ class ChampionsTableScreen(TableScreen):
             return
         self._said = (text, error)
         super().status(text, error=error)
+
+    def render_status(self) -> None:
+        """As every table, but the final money is written the one way (``$175,000``)."""
+        fold = self.fold
+        result = fold.result() if fold is not None else None
+        if fold is None or result is None:
+            super().render_status()
+            return
+        places = ", ".join(
+            f"{i + 1}. {fold.names[seat]} {money_words(result.scores[seat])}"
+            for i, seat in enumerate(result.ranking)
+        )
+        text = f"Race over — {places}."
+        hint = self.end_hint()
+        self.status(text + hint if len(text + hint) <= self.status_width() else text)
+
+    def end_hint(self) -> str:
+        return "  c: race chart"
 
     def title_text(self) -> str:
         assert self.fold is not None
@@ -128,21 +166,20 @@ class ChampionsTableScreen(TableScreen):
             extra = f"; g Shift Gears ({gears} left)" if gears and not state.shifted else ""
             return f"{name}: keep 3 dice, 1-5 (picked {picked}), Enter{extra}."
         task = head_task(state)
-        tag = tag_of(task) if task is not None else ""
-        if tag == "move" and state.cars[task.car].backwards:
+        if isinstance(task, MoveTask) and state.cars[task.car].backwards:
             car = car_words(state, task.car)
             return f"{name}: {car} faces backwards — f turn it forward, b leave it."
-        if tag == "move":
+        if isinstance(task, MoveTask):
             car = car_words(state, task.car)
             return f"{name}: where does {car} go? Press the number shown on the board."
-        if tag == "targets" and self.first_target is not None:
+        if isinstance(task, TargetTask) and self.first_target is not None:
             car = car_words(state, self.first_target)
             return f"{name}: {car} first — now the second car (1-9, Enter or click it)."
-        if tag == "targets":
+        if isinstance(task, TargetTask):
             return f"{name}: name the car(s) for the card (1-9, Enter or click a car)."
-        if tag == "last_car":
+        if isinstance(task, LastCarTask):
             return f"{name}: Back Burner — which last car moves 7? (1-9 or the list)"
-        if tag == "neighbour":
+        if isinstance(task, NeighbourTask):
             return f"{name}: Crash — which car next to it is hit? (1-9 or the list)"
         return f"{name}, it is your move."
 
@@ -157,19 +194,20 @@ class ChampionsTableScreen(TableScreen):
     def _not_yet(self) -> None:
         self.status("It is not your move yet.", error=True)
 
-    def _submit_tag(self, tag: str, refusal: str) -> None:
+    def _submit_first(self, kind: type, refusal: str) -> None:
+        """Submit the legal action of class ``kind`` (there is at most one), else say why not."""
         seat, _ = self._phase()
         if seat is None:
             self._not_yet()
             return
         for action in self.legal_now():
-            if tag_of(action) == tag:
+            if isinstance(action, kind):
                 self.submit(action)
                 return
         self.status(refusal, error=True)
 
     def action_roll(self) -> None:
-        self._submit_tag("roll", "You roll at the start of your turn only.")
+        self._submit_first(Roll, "You roll at the start of your turn only.")
 
     def action_shift_gears(self) -> None:
         seat, phase = self._phase()
@@ -183,13 +221,13 @@ class ChampionsTableScreen(TableScreen):
         if state.shifted:
             self.status("You may shift gears only once in a turn.", error=True)
             return
-        self._submit_tag("shift_gears", "You have no Shift Gears left this lap.")
+        self._submit_first(ShiftGears, "You have no Shift Gears left this lap.")
 
     def action_turn_forward(self) -> None:
-        self._submit_tag("turn_forward", "No backwards car of yours is waiting to move.")
+        self._submit_first(TurnForward, "No backwards car of yours is waiting to move.")
 
     def action_leave_backwards(self) -> None:
-        self._submit_tag("leave_backwards", "No backwards car of yours is waiting to move.")
+        self._submit_first(LeaveBackwards, "No backwards car of yours is waiting to move.")
 
     def action_digit(self, n: int) -> None:
         seat, phase = self._phase()

@@ -54,8 +54,10 @@ def lap_summary_lines(
         return f"Lap {lap} is over", lines
     lines.append("")
     if len(names) > 1:
+        width = max(len(names[seat]) for seat in ended.ranking)
         for place, seat in enumerate(ended.ranking):
-            lines.append(f"{ordinal(place + 1)}  {names[seat]}  {money_words(state.money[seat])}")
+            money = money_words(state.money[seat])
+            lines.append(f"{ordinal(place + 1)}  {names[seat]:<{width}}  {money:>9}")
         lines += tiebreak_text(ended.ranking, state, names)
     final = describe(ended, names)
     if final:

@@ -2,7 +2,9 @@
 
 Owns the Cthulhu 500 keys (1-9 pick a choice, or toggle a hand card when discarding; Enter the
 highlighted choice; p try to pass; e end your actions; n no reaction; i the details of every
-vehicle and hand card; c the race chart) and the cards picked for a discard (UI state only).
+vehicle and hand card; Tab to browse the pack and the hand, where Enter opens the vehicle or card
+under the cursor in the same details view; c the race chart) and the cards picked for a discard
+(UI state only). Keys find their action by its class in the game's model, never by a tag.
 When the race ends the ranking opens over the table (`CthulhuRaceOver`). A reaction prompt goes only to the asked seat: everyone else reads
 "Waiting for reactions…" (never who is being asked). Hands are hidden, so hot-seat players get
 the framework's pass-the-keyboard cover. Every move goes through the hub.
@@ -18,24 +20,38 @@ from typing import Any, ClassVar
 from textual.binding import Binding
 
 from core.cthulhu500.describe import describe
-from core.cthulhu500.model import RaceEnded
+from core.cthulhu500.model import (
+    AttemptPass,
+    DActions,
+    DChain,
+    DDiscard,
+    DSetupDiscard,
+    DWindow,
+    EndActions,
+    PassReaction,
+    RaceEnded,
+)
 from net.hub import StepUpdate
 from tui.fold import TableFold
 from tui.screens.cthulhu_modals import CthulhuDetails, CthulhuRaceOver
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
-from tui.widgets.common import ActionChosen, ActionList, tag_of
+from tui.widgets.common import ActionChosen, ActionList
 from tui.widgets.cthulhu500 import (
     CardToggle,
     CthulhuBoard,
+    HandView,
+    PackView,
     ShowDetails,
+    StopBrowsing,
     is_reaction_prompt,
     prompt_words,
     top_task,
 )
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"
-SUBSET_DECISIONS = ("d_setup_discard", "d_discard")
+SUBSET_DECISIONS = (DSetupDiscard, DDiscard)
+REACTIONS = (DWindow, DChain)
 
 
 class CthulhuTableScreen(TableScreen):
@@ -44,12 +60,19 @@ class CthulhuTableScreen(TableScreen):
         Binding("1", "digit(1)", "Pick", key_display="1-9"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("enter", "confirm", "OK", priority=True),
-        Binding("p", "tagged('attempt_pass')", "Pass"),
-        Binding("e", "tagged('end_actions')", "End"),
-        Binding("n", "tagged('pass_reaction')", "No react"),
+        Binding("p", "attempt_pass", "Pass"),
+        Binding("e", "end_actions", "End"),
+        Binding("n", "no_reaction", "No react"),
         Binding("i", "details", "Details"),
+        Binding("tab", "browse", "Pack/hand"),
         Binding("c", "chart", "Chart"),
     ]
+    AUTO_FOCUS = "#actions"  # the choices; Tab goes on to the pack and the hand
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = TableScreen.PLAY_ACTIONS | {
+        "attempt_pass",
+        "end_actions",
+        "no_reaction",
+    }
 
     def __init__(self, *, table_id: str, seat: int | None) -> None:
         super().__init__(table_id=table_id, seat=seat)
@@ -64,12 +87,18 @@ class CthulhuTableScreen(TableScreen):
     def on_welcome(self, fold: TableFold) -> None:
         self.picked.clear()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.PLAY_ACTIONS and self.fold is not None and self.fold.state.over:
+            return False  # the race is over: the footer offers no move keys
+        return super().check_action(action, parameters)
+
     def on_step(self, update: StepUpdate) -> None:
         self.picked.clear()
         if self.fold is None:
             return
         for event in self.fold.last_events:
             if isinstance(event, RaceEnded):
+                self.refresh_bindings()
                 why = describe(event, self.fold.names) or "The race is over."
                 ranking = list(event.ranking)
                 self.hold_for(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))
@@ -89,19 +118,37 @@ class CthulhuTableScreen(TableScreen):
             start = f"v{seat}" if seat is not None else ""
         self.app.push_screen(CthulhuDetails(self.fold.state, self.fold.names, hand, start))
 
+    def on_stop_browsing(self, message: StopBrowsing) -> None:
+        message.stop()
+        self.query_one(ActionList).focus()
+        self.render_status()
+
+    def on_descendant_focus(self, event: Any) -> None:
+        if isinstance(self.focused, PackView | HandView):
+            where = "pack" if isinstance(self.focused, PackView) else "hand"
+            self.status(
+                f"The {where}: ↑/↓ choose, Enter shows it in full, esc back to the choices."
+            )
+
     def on_show_details(self, message: ShowDetails) -> None:
         message.stop()
         self.action_details(message.key)
 
     def title_text(self) -> str:
         assert self.fold is not None
-        return f"Cthulhu 500 — {len(self.fold.names)} vehicles" + self.table_tag()
+        state = self.fold.state
+        title = f"Cthulhu 500 — {len(self.fold.names)} vehicles"
+        if state.turn > 0 and state.n:
+            # C-ROUND-LIMIT: a round is one turn of each player, from the first player's turn
+            rounds = state.config.round_limit
+            title += f" · round {(state.turn - 1) // state.n + 1}" + (
+                f" of {rounds}" if rounds else ""
+            )
+        return title + self.table_tag()
 
-    def _top(self) -> str:
-        if self.fold is None:
-            return ""
-        task = top_task(self.fold.state)
-        return tag_of(task) if task is not None else ""
+    def _top(self) -> Any:
+        """The decision on top of the engine's stack (None before the fold)."""
+        return None if self.fold is None else top_task(self.fold.state)
 
     def render_status(self) -> None:
         fold = self.fold
@@ -121,13 +168,21 @@ class CthulhuTableScreen(TableScreen):
         data = self.board_data()
         prompt = prompt_words(data) if data is not None else "your move"
         top = self._top()
-        if top in SUBSET_DECISIONS:
-            return f"{name}: {prompt} — picked {len(self.picked)}."
-        if top == "d_actions":
+        if isinstance(top, SUBSET_DECISIONS):
+            return self._fit(f"{name}: {prompt} — picked {len(self.picked)}.")
+        if isinstance(top, DActions):
             return f"{name}: your actions — 1-9 or the list, p pass, e end."
-        if top in ("d_window", "d_chain"):
-            return f"{name}: {prompt} — 1-9 to react, n for no reaction."
-        return f"{name}: {prompt} (1-9 or the list, Enter)."
+        if isinstance(top, REACTIONS):
+            return self._fit(
+                f"{name}: {prompt} — 1-9 to react, n for no reaction.",
+                f"{name}: {prompt} — 1-9, n none.",
+            )
+        return self._fit(f"{name}: {prompt} (1-9 or the list, Enter).", f"{name}: {prompt}.")
+
+    def _fit(self, *wordings: str) -> str:
+        """The first wording that fits the status line (its last one when none does)."""
+        width = self.status_width()
+        return next((w for w in wordings if len(w) <= width), wordings[-1])
 
     def coach_text(self, seat: int) -> str | None:
         from core.cthulhu500.analysis import coach_words
@@ -142,25 +197,39 @@ class CthulhuTableScreen(TableScreen):
             return False
         return True
 
-    def action_tagged(self, tag: str) -> None:
+    def _submit_first(self, kind: type, refusal: str) -> None:
+        """Submit the legal action of class ``kind`` (there is at most one), else say why not."""
         if not self._asked():
             return
         for action in self.legal_now():
-            if tag_of(action) == tag:
+            if isinstance(action, kind):
                 self.submit(action)
                 return
-        refusals = {
-            "attempt_pass": "You can try to pass only as one of your actions.",
-            "end_actions": "You can end your actions only during your own turn.",
-            "pass_reaction": "Nobody is asking you for a reaction now.",
-        }
-        self.status(refusals.get(tag, "You cannot do that now."), error=True)
+        self.status(refusal, error=True)
+
+    def action_attempt_pass(self) -> None:
+        self._submit_first(AttemptPass, "You can try to pass only as one of your actions.")
+
+    def action_end_actions(self) -> None:
+        if isinstance(self._top(), DDiscard) and self.acting_seat() is not None:
+            refusal = "Your actions are over: pick cards to discard, or Enter for none."
+        else:
+            refusal = "You can end your actions only during your own turn."
+        self._submit_first(EndActions, refusal)
+
+    def action_no_reaction(self) -> None:
+        self._submit_first(PassReaction, "Nobody is asking you for a reaction now.")
+
+    def action_browse(self) -> None:
+        """Tab: the focus goes round the choices, the pack and the hand (↑/↓ there, Enter opens
+        the vehicle or card under the cursor in full, Tab again moves on)."""
+        self.focus_next()
 
     def action_digit(self, n: int) -> None:
         if not self._asked():
             return
         rows = self.query_one(ActionList)
-        if self._top() in SUBSET_DECISIONS:
+        if isinstance(self._top(), SUBSET_DECISIONS):
             hand = self._hand()
             if 1 <= n <= len(hand):
                 self.toggle(hand[n - 1])
@@ -173,6 +242,12 @@ class CthulhuTableScreen(TableScreen):
             self.status(f"There is no choice {n}.", error=True)
 
     def action_confirm(self) -> None:
+        browsing = self.focused
+        if isinstance(browsing, PackView | HandView):
+            key = browsing.detail_key()  # Enter on a vehicle or a hand card: it in full
+            if key is not None:
+                self.action_details(key)
+            return
         if not self._asked():
             return
         rows = self.query_one(ActionList)
@@ -196,6 +271,3 @@ class CthulhuTableScreen(TableScreen):
     def toggle(self, card: int) -> None:
         self.picked ^= {card}
         self.redraw()
-
-    def describe_state(self) -> dict[str, Any]:
-        return {"top": self._top(), "picked": sorted(self.picked)}

@@ -2,7 +2,10 @@
 card, and the end of the race with the ranking.
 
 Owns `CthulhuDetails` (a list of the pack's vehicles, leader first, then this viewer's hand;
-the highlighted entry in full: card numbers and effect texts in core's words) and
+the highlighted entry in full, in core's words: a vehicle's place, laps, Speed both ways,
+Complexity, Drive, crew, equipment and hand size — only what every player may see —, or a
+card's numbers, effect text and when it may be played). It opens on `i`, on a click, and on
+Enter over a vehicle or hand card the player browses to with Tab. It also owns
 `CthulhuRaceOver` (places, drivers, vehicles and laps, C-RANK). Both are modal: they are built
 when opened, never on a per-step path. Must not: hold or change game state.
 """
@@ -13,32 +16,25 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.cthulhu500.data import name_of
-from core.cthulhu500.describe import card_facts, standings_text
+from core.cthulhu500.describe import card_facts, card_timing, standings_text, vehicle_lines
 from core.cthulhu500.model import State
 from tui.widgets.keys import KeyFooter
 
 
 def vehicle_facts(state: State, names: list[str], seat: int) -> str:
-    """One vehicle in full: who drives it, its cards and what each does."""
-    v = state.vehicles[seat]
-    lines = [f"{names[seat]}'s vehicle, lap {v.laps}{', DAMAGED' if v.damaged else ''}"]
-    if v.marker:
-        lines.append(card_facts(v.marker))
-    lines.append("Driver: " + (card_facts(v.driver) if v.driver is not None else "none (Drive 0)"))
-    lines += [f"Pit crew: {card_facts(c)}" for c in v.crew]
-    lines += [f"Mod: {card_facts(c)}" for c in v.mods]
-    if v.tires is not None:
-        lines.append(f"Tires: {card_facts(v.tires)}")
-    for contagion in state.contagions:
-        if contagion.seat == seat:
-            lines.append(f"☣ {name_of(contagion.card)} marks {name_of(contagion.target)}")
-    return "\n".join(lines)
+    """One vehicle in full, in core's words (`describe.vehicle_lines`: only what is public)."""
+    return "\n".join(vehicle_lines(state, names, seat))
+
+
+def hand_card_facts(cid: int) -> str:
+    """A hand card in full: name, kind, numbers, effect text, then when it may be played."""
+    return f"{card_facts(cid)}\n{card_timing(cid)}"
 
 
 class CthulhuDetails(ModalScreen[None]):
@@ -57,17 +53,20 @@ class CthulhuDetails(ModalScreen[None]):
                 (f"v{seat}", f"{place + 1}. {names[seat]} — {vehicle}", vehicle_facts(state, names, seat))
             )
         for n, cid in enumerate(hand):
-            self.entries.append((f"c{cid}", f"Hand {n + 1}: {name_of(cid)}", card_facts(cid)))
+            self.entries.append((f"c{cid}", f"Hand {n + 1}: {name_of(cid)}", hand_card_facts(cid)))
         keys = [key for key, _label, _text in self.entries]
         self.start = keys.index(start) if start in keys else 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="details-box"):
             yield Static("Vehicles and cards (↑/↓ to choose, esc to close)", id="details-title")
-            yield OptionList(
-                *[Option(label, id=key) for key, label, _text in self.entries], id="details-list"
-            )
-            yield Static("", id="details-text")
+            with Horizontal(id="details-body"):
+                yield OptionList(
+                    *[Option(label, id=key) for key, label, _text in self.entries],
+                    id="details-list",
+                )
+                with VerticalScroll(id="details-scroll", can_focus=False):
+                    yield Static("", id="details-text")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -82,6 +81,7 @@ class CthulhuDetails(ModalScreen[None]):
     def _show(self, index: int) -> None:
         if 0 <= index < len(self.entries):
             self.query_one("#details-text", Static).update(self.entries[index][2])
+            self.query_one("#details-scroll", VerticalScroll).scroll_home(animate=False)
 
     @property
     def shown_text(self) -> str:

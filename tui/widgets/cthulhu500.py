@@ -13,15 +13,17 @@ Must not: hold game state, change it, or talk to the hub.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from core.cthulhu500.model import (
@@ -35,7 +37,7 @@ from core.cthulhu500.model import (
     EndActions,
     State,
 )
-from tui.theme import DAMAGED, PICK, SEAT_STYLES
+from tui.theme import CURSOR, DAMAGED, PICK, colour_blind, seat_styles
 from tui.widgets.board import Board, BoardData
 from tui.widgets.common import (
     ActionList,
@@ -73,8 +75,10 @@ def top_task(state: State) -> Any:
     return stack[-1] if stack else None
 
 
-def seat_chip(seat: int) -> Text:
-    return Text(f"{seat + 1}", style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+def seat_chip(seat: int, colour_blind: bool = False) -> Text:
+    """A seat number on its colour (the theme's palette, colour-blind-safe when asked)."""
+    styles = seat_styles(colour_blind)
+    return Text(f"{seat + 1}", style=styles[seat % len(styles)])
 
 
 def _seat_name(names: list[str], seat: int | None) -> str:
@@ -85,6 +89,10 @@ def _seat_name(names: list[str], seat: int | None) -> str:
 
 def _cards(cards: Any) -> str:
     return ", ".join(card_name(c) for c in cards) if cards else "nothing"
+
+
+class StopBrowsing(Message):
+    """Esc on the pack or the hand: the screen gives the focus back to the choices."""
 
 
 class ShowDetails(Message):
@@ -117,13 +125,16 @@ def action_words(data: BoardData, action: Any) -> str:
     return f"{text} ({key})" if key else text
 
 
-def prompt_words(data: BoardData) -> str:
+def prompt_words(data: BoardData, width: int | None = None) -> str:
     """What the top decision asks, in core's words (`describe.prompt_text`), with the keys that
-    answer a pick-cards decision (for the choice list title)."""
+    answer a pick-cards decision (for the choice list title) when they fit in ``width`` cells
+    (the status line says the keys too)."""
     from core.cthulhu500.describe import prompt_text
 
     text = prompt_text(data.state, data.names)
-    return text + PICK_HINT if isinstance(top_task(data.state), PICK_DECISIONS) else text
+    if not isinstance(top_task(data.state), PICK_DECISIONS):
+        return text
+    return text + PICK_HINT if width is None or len(text + PICK_HINT) <= width else text
 
 
 def is_reaction_prompt(state: State) -> bool:
@@ -160,39 +171,78 @@ def test_words(data: BoardData) -> str | None:
     return last_pass_words(data)
 
 
+def turn_text(state: State, names: list[str], width: int, spare: int = 0) -> tuple[Text, Text]:
+    """The turn line in the fullest wording that fits ``width`` cells, and what goes at the end
+    of the standings line: whose turn, actions left and Nitrous first (what a player acts on),
+    then the draw pile and the top of the discard pile. When the top card does not fit on the
+    turn line but in the ``spare`` cells of the standings line, it moves there (right-aligned);
+    else the line is cut at the end, with "…"."""
+    from core.cthulhu500.rules.board import pile_label
+
+    active = state.active
+    who = _seat_name(names, active) if active >= 0 else "setup"
+    discard = tuple(state.discard)
+    top = card_name(discard[-1]) if discard else "empty"
+    head = Text()
+    head.append(f"Turn {state.turn} · {who}", style=BOLD)
+    if active >= 0 and not state.over:
+        left = state.actions_left
+        head.append(f" · {left} action{'s' if left != 1 else ''} left")
+        if state.nitrous:
+            head.append(f" · nitrous +{state.nitrous}")
+    pile = pile_label(state)
+    wordings = (
+        f" · draw pile {pile} · top of the discard pile: {top}",
+        f" · draw pile {pile} · discard: {top}",
+        f" · draw {pile} · discard {top}",
+    )
+    aside = Text()
+    for words in wordings:
+        if head.cell_len + len(words) <= width:
+            break
+    else:
+        moved = f"discard: {top}"
+        if len(moved) + 3 <= spare:
+            words = f" · draw pile {pile}"
+            if head.cell_len + len(words) > width:
+                words = f" · draw {pile}"
+            aside = Text(moved, style=DIM)
+    line = head.copy()
+    line.no_wrap, line.overflow = True, "ellipsis"
+    line.append(words, style=DIM)
+    line.truncate(width, overflow="ellipsis")  # the box crops; the cut should show
+    return line, aside
+
+
 class TurnLine(LineBox):
-    """Whose turn, actions left, discard pile top, draw pile "about N"; the standings (laps,
-    then pack order); and the passing test — the latest result, kept until the next action, or
-    the re-roll / free test decision — wrapped onto two lines."""
+    """Whose turn, actions left, draw pile "about N", discard pile top (`turn_text`); the
+    standings (laps, then pack order); and the passing test — the latest result, kept until
+    the next action, or the re-roll / free test decision — wrapped onto two lines."""
 
     DEFAULT_CSS = """
     TurnLine { height: 4; padding: 0 1; background: $primary 20%; }
     """
 
+    _data: BoardData | None = None
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        if self._data is not None:
+            self.show(self._data)  # the wording depends on the width
+
     def show(self, data: BoardData) -> None:
+        self._data = data
         state: State = data.state
-        from core.cthulhu500.rules.board import pile_label
+        from core.cthulhu500.describe import standings_text
 
-        active = state.active
-        who = _seat_name(data.names, active) if active >= 0 else "setup"
-        discard = tuple(state.discard)
-        top = card_name(discard[-1]) if discard else "empty"
-        line = Text()
-        line.append(f"Turn {state.turn} · {who}", style=BOLD)
-        if active >= 0 and not state.over:
-            left = state.actions_left
-            line.append(f" · {left} action{'s' if left != 1 else ''} left")
-            nitrous = state.nitrous
-            if nitrous:
-                line.append(f" · nitrous +{nitrous}")
-        line.append(f" · draw pile {pile_label(state)} · discard: {top}", style=DIM)
-        lines = [line]
-        if state.pack:
-            from core.cthulhu500.describe import standings_text
-
-            lines.append(Text(standings_text(state, data.names), no_wrap=True, overflow="ellipsis"))
-        else:
-            lines.append(Text(""))
+        width = max(20, self.content_size.width)
+        standings = Text(standings_text(state, data.names) if state.pack else "")
+        line, aside = turn_text(state, data.names, width, width - standings.cell_len)
+        if aside:
+            standings.append(" " * (width - standings.cell_len - aside.cell_len))
+            standings.append_text(aside)
+        standings.truncate(width, overflow="ellipsis")
+        lines = [line, standings]
         words = test_words(data)
         if words:
             width = max(10, self.content_size.width)
@@ -205,11 +255,14 @@ class TurnLine(LineBox):
         self.show_lines(lines)
 
 
-def speed_words(marker: int, damaged: bool) -> str:
-    """A vehicle's Speed both ways (the side in use first) and its Complexity."""
+def speed_words(marker: int, damaged: bool, *, short: bool = False) -> str:
+    """A vehicle's Speed both ways (the side in use first) and its Complexity; ``short``
+    where room is tight: "Spd 3/2 · Cx 6", undamaged / damaged (the row says DAMAGED)."""
     spec = cards_module().CARDS.get(marker)
     if spec is None:
         return ""
+    if short:
+        return f"Spd {spec.speed}/{spec.speed_damaged} · Cx {spec.complexity}"
     if damaged:
         return f"Speed {spec.speed_damaged} dmg ({spec.speed} fixed) · Complexity {spec.complexity}"
     return f"Speed {spec.speed} (dmg {spec.speed_damaged}) · Complexity {spec.complexity}"
@@ -232,98 +285,261 @@ def pin_rows(rows: list[list[Text]], mine: int | None, height: int) -> list[list
     return [*shown, rows[mine]]
 
 
-class PackView(LineBox):
+class PackView(LineBox, can_focus=True):
     """The circular pack, leader first: two lines per vehicle, or one when they do not fit;
-    your own vehicle is pinned into view when the pack is longer than the box."""
+    your own vehicle is pinned into view when the pack is longer than the box. Focused (Tab),
+    ↑/↓ move a cursor over the vehicles and Enter opens the one under it in full."""
+
+    BINDINGS: ClassVar = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("enter", "details", "Details", show=False),
+        Binding("escape", "stop_browsing", "Choices"),
+    ]
+    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
+
+    def action_stop_browsing(self) -> None:
+        self.post_message(StopBrowsing())
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._data: BoardData | None = None
+        self._line_seats: list[int] = []
+        self.cursor: int | None = None
+        """The seat under the cursor (None: the viewer's own vehicle, else the leader)."""
 
     def show(self, data: BoardData) -> None:
+        self._data = data
+        self._draw()
+
+    def on_focus(self) -> None:
+        self._draw()
+
+    def on_blur(self) -> None:
+        self._draw()
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self._draw()  # one or two lines a vehicle, and the wording, depend on the size
+
+    def _order(self) -> list[int]:
+        data = self._data
+        if data is None:
+            return []
+        return list(data.state.pack or range(len(data.state.vehicles)))
+
+    def cursor_seat(self) -> int | None:
+        """The seat the cursor is on (the viewer's own vehicle until it moves)."""
+        order = self._order()
+        if not order:
+            return None
+        if self.cursor in order:
+            return self.cursor
+        mine = self._data.perspective if self._data is not None else None
+        return mine if mine in order else order[0]
+
+    def action_cursor(self, step: int) -> None:
+        order = self._order()
+        seat = self.cursor_seat()
+        if seat is None:
+            return
+        self.cursor = order[max(0, min(len(order) - 1, order.index(seat) + step))]
+        self._draw()
+
+    def detail_key(self) -> str | None:
+        seat = self.cursor_seat()
+        return None if seat is None else f"v{seat}"
+
+    def action_details(self) -> None:
+        key = self.detail_key()
+        if key is not None:
+            self.post_message(ShowDetails(key))
+
+    def _draw(self) -> None:
+        data = self._data
+        if data is None:
+            return
         state: State = data.state
         names = data.names
-        pack = list(state.pack or [])
+        pack = self._order()
         vehicles = tuple(state.vehicles)
         hands = tuple(state.hands)
         marked: dict[int, list[int]] = {}
         for contagion in state.contagions:
             marked.setdefault(contagion.seat, []).append(contagion.target)
-        if not pack:
-            pack = list(range(len(vehicles)))
         active = state.active
         ranking = list(data.result.ranking) if data.result is not None else []
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
         height = max(1, self.size.height)
+        width = max(20, self.content_size.width)
         two_lines = 2 * len(pack) <= height
+        browsing = self.has_focus
+        under = self.cursor_seat() if browsing else None
         rows: list[list[Text]] = []
-        mine: int | None = None
+        pinned: int | None = None
         for place, seat in enumerate(pack):
-            if seat == data.perspective:
-                mine = place
+            if seat == (under if under is not None else data.perspective):
+                pinned = place
             v = vehicles[seat]
             asked = seat in data.pending and not secret
             marker = "▶" if seat == active or asked else " "
             out = Text(no_wrap=True, overflow="ellipsis")
             out.append(f"{place + 1:>2}{marker}", style=BOLD)
-            out.append_text(seat_chip(seat))
+            out.append_text(seat_chip(seat, colour_blind(self)))
             you = "*" if seat == data.perspective else ""
             out.append(f" {names[seat][:10]}{you} ", style=BOLD)
-            out.append(card_name(v.marker) if v.marker else "no vehicle yet")
-            if v.damaged:
-                out.append(" DAMAGED", style=DAMAGED)
             if ranking:
-                out.append(f"  #{ranking.index(seat) + 1}", style=BOLD)
+                out.append(f"#{ranking.index(seat) + 1} ", style=BOLD)
+            # the vehicle's name gives way before the damage mark does
+            vehicle = card_name(v.marker) if v.marker else "no vehicle yet"
+            mark = " DAMAGED" if v.damaged else ""
+            if len(vehicle) + len(mark) > width - out.cell_len:
+                mark = " DMG" if v.damaged else ""  # short, before the name is cut
+            room = width - out.cell_len - len(mark)
+            if len(vehicle) > room:
+                vehicle = vehicle[: max(1, room - 1)] + "…"
+            out.append(vehicle)
+            if mark:
+                out.append(mark, style=DAMAGED)
             hand = hands[seat] if seat < len(hands) else ()
+            lead = "     " if two_lines else " · "
+            room = width - (len(lead) if two_lines else out.cell_len + len(lead))
             detail = Text(no_wrap=True, overflow="ellipsis")
-            detail.append("     " if two_lines else " · ")
-            detail.append(f"lap {v.laps}", style=BOLD)
-            if v.marker:
-                detail.append(f" · {speed_words(v.marker, v.damaged)}")
-            detail.append(f" · hand {len(hand)}", style=DIM)
-            if seat in marked:
-                detail.append(" ☣ " + ", ".join(card_name(c) for c in marked[seat]), style=BOLD)
-            parts = [f"drv {card_name(v.driver)}"]
-            if v.crew:
-                parts.append("crew " + ", ".join(card_name(c) for c in v.crew))
-            if v.mods:
-                parts.append("mods " + ", ".join(card_name(c) for c in v.mods))
-            if v.tires is not None:
-                parts.append(f"tires {card_name(v.tires)}")
-            detail.append(" · " + " · ".join(parts), style=DIM)
+            detail.append(lead)
+            detail.append_text(pack_details(v, len(hand), marked.get(seat, []), room))
             if two_lines:
-                rows.append([out, detail])
+                row = [out, detail]
             else:
                 out.append_text(detail)
-                rows.append([out])
-        shown = pin_rows(rows, mine, height)
+                row = [out]
+            for line in row:
+                line.truncate(width, overflow="ellipsis")  # the box crops; the cut should show
+                if seat == under:
+                    line.stylize(CURSOR)
+            rows.append(row)
+        shown = pin_rows(rows, pinned, height)
         seats = {id(row): seat for row, seat in zip(rows, pack, strict=True)}
         self._line_seats = [seats[id(row)] for row in shown for _line in row]
         self.show_lines([line for row in shown for line in row])
 
     def on_click(self, event: events.Click) -> None:
         """A click on a vehicle asks the screen to show it in full."""
-        line_seats = getattr(self, "_line_seats", [])
-        if 0 <= event.y < len(line_seats):
-            self.post_message(ShowDetails(f"v{line_seats[event.y]}"))
+        if 0 <= event.y < len(self._line_seats):
+            self.cursor = self._line_seats[event.y]
+            self.post_message(ShowDetails(f"v{self._line_seats[event.y]}"))
 
 
-class HandView(Static):
+def pack_details(v: Any, hand: int, marks: list[int], room: int) -> Text:
+    """A vehicle's second line: laps, Speed both ways, Complexity, hand size, contagion marks,
+    driver and equipment, in the fullest wording that fits ``room`` cells (the names of crew,
+    Mods and Tires give way to counts first, then Speed, Complexity and the driver to short
+    forms: "Spd 3/1 · Cx 5", the driver's Drive as "Drv 2")."""
+    spec = cards_module().CARDS.get(v.marker) if v.marker else None
+    for short in range(4):
+        out = Text()
+        out.append(f"lap {v.laps}", style=BOLD)
+        if spec is not None:
+            out.append(" · " + speed_words(v.marker, v.damaged, short=short >= 3))
+        out.append(f" · hand {hand}", style=DIM)
+        if marks:
+            out.append(" ☣ " + ", ".join(card_name(c) for c in marks), style=BOLD)
+        if short < 3:
+            parts = [f"drv {card_name(v.driver)}"]
+        else:  # the number a passing test adds (C-PASS-TEST), not the driver's name
+            drive = 0 if v.driver is None else cards_module().card(v.driver).drive
+            parts = [f"Drv {drive}"]
+        named = short < 1
+        if v.crew:
+            parts.append(
+                "crew " + ", ".join(card_name(c) for c in v.crew)
+                if named
+                else f"crew {len(v.crew)}"
+            )
+        if v.mods:
+            mods = ", ".join(card_name(c) for c in v.mods)
+            parts.append(f"mods {mods}" if short < 2 else f"mods {len(v.mods)}")
+        if v.tires is not None:
+            parts.append(f"tires {card_name(v.tires)}" if short < 2 else "tires")
+        out.append(" · " + " · ".join(parts), style=DIM)
+        if out.cell_len <= room:
+            return out
+    return out
+
+
+class HandView(Static, can_focus=True):
     """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
-    on a card asks the screen to show it in full."""
+    on a card asks the screen to show it in full; focused (Tab), ↑/↓ move a cursor over the
+    cards and Enter opens the one under it."""
+
+    BINDINGS: ClassVar = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("enter", "details", "Details", show=False),
+        Binding("escape", "stop_browsing", "Choices"),
+    ]
+    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
+
+    def action_stop_browsing(self) -> None:
+        self.post_message(StopBrowsing())
 
     _shown: Any = None
-    """What is drawn now ("hidden", or the hand and picks), so an unchanged hand is not redrawn."""
+    """What is drawn now ("hidden", or the hand, picks and cursor), so an unchanged hand is not
+    redrawn."""
     _hand: list[int] = []  # noqa: RUF012 (replaced, never mutated)
+    _data: BoardData | None = None
+    cursor = 0
+    """The index in the hand of the card under the cursor."""
+
+    def _rows(self, cid: int) -> int:
+        width = max(1, self.content_size.width - 2)  # the grid's text column
+        return 1 + len(Text(card_text(cid)).wrap(self.app.console, width))
 
     def on_click(self, event: events.Click) -> None:
-        hand = self._hand
-        width = max(1, self.content_size.width - 2)  # the grid's text column
         y = 0
-        for cid in hand:
-            rows = 1 + len(Text(card_text(cid)).wrap(self.app.console, width))
+        for n, cid in enumerate(self._hand):
+            rows = self._rows(cid)
             if y <= event.y < y + rows:
+                self.cursor = n
                 self.post_message(ShowDetails(f"c{cid}"))
                 return
             y += rows
 
+    def on_focus(self) -> None:
+        self._redraw()
+
+    def on_blur(self) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self._data is not None:
+            self.show(self._data)
+
+    def detail_key(self) -> str | None:
+        if not self._hand:
+            return None
+        return f"c{self._hand[min(self.cursor, len(self._hand) - 1)]}"
+
+    def action_details(self) -> None:
+        key = self.detail_key()
+        if key is not None:
+            self.post_message(ShowDetails(key))
+
+    def action_cursor(self, step: int) -> None:
+        if not self._hand:
+            return
+        self.cursor = max(0, min(len(self._hand) - 1, self.cursor + step))
+        self._redraw()
+        top = sum(self._rows(c) for c in self._hand[: self.cursor])
+        box = self.parent
+        if isinstance(box, Widget) and box.is_scrollable:
+            rows = self._rows(self._hand[self.cursor])
+            if top < box.scroll_y:
+                box.scroll_to(y=top, animate=False)
+            elif top + rows > box.scroll_y + box.scrollable_content_region.height:
+                box.scroll_to(y=top + rows - box.scrollable_content_region.height, animate=False)
+
     def show(self, data: BoardData) -> None:
+        self._data = data
         state: State = data.state
         seat = data.perspective
         hands = tuple(state.hands)
@@ -347,9 +563,12 @@ class HandView(Static):
         if not hand:
             out.append("(no cards)", style=DIM)
             self._shown = None
+            self._hand = []
             self.update(out)
             return
-        key = (tuple(hand), frozenset(picked))
+        self.cursor = min(self.cursor, len(hand) - 1)
+        under = self.cursor if self.has_focus else None
+        key = (tuple(hand), frozenset(picked), under)
         if key == self._shown:
             return
         self._shown = key
@@ -360,6 +579,8 @@ class HandView(Static):
         grid.add_column(ratio=1)
         for n, cid in enumerate(hand):
             style = PICK if cid in picked else BOLD
+            if n == under:
+                style = style + CURSOR
             card = Text(card_name(cid), style=style)
             if cid in picked:
                 card.append(" ◀", style=PICK)
@@ -386,7 +607,7 @@ class CthulhuBoard(Board):
         # A flat grid: every container is one more widget to paint on every frame.
         yield TurnLine(id="cth-turn")
         yield PackView(id="cth-pack")
-        with VerticalScroll(id="cth-hand-box"):
+        with VerticalScroll(id="cth-hand-box", can_focus=False):
             yield HandView("", id="cth-hand")
         yield ActionList(id="actions")
         yield RaceLog(id="race-log")
@@ -421,7 +642,8 @@ class CthulhuBoard(Board):
                 title = "—"
             set_border_title(actions, title)
             return
-        set_border_title(actions, prompt_words(data))
+        # the title sits in the border: its corners and the title's spaces take six cells
+        set_border_title(actions, prompt_words(data, actions.size.width - 6 or None))
         before = actions.highlighted
         rows = choice_rows(data)
         actions.keep_actions(rows)
@@ -431,8 +653,8 @@ class CthulhuBoard(Board):
                 actions.highlighted = keep[0]
             elif before is not None and before < len(rows):
                 actions.highlighted = before
-        if data.live:
-            actions.focus()
+        if data.live and not isinstance(self.screen.focused, PackView | HandView):
+            actions.focus()  # not while the player browses the pack or the hand (Tab)
 
 
 def picked_cards(data: BoardData) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from core.champions.model import ChampionsState, DieTask
-from tui.theme import PICK, RED_LINE
+from tui.theme import PICK, RED_LINE, colour_blind
 from tui.widgets.board import BoardData
 from tui.widgets.champions.canvas import Canvas
 from tui.widgets.champions.choices import (
@@ -55,6 +55,7 @@ class OvalTrack(FastLines, Widget):
         self._data: BoardData | None = None
         self._cache: tuple[tuple[int, int], list[Strip]] | None = None
         self._rows: list[list[tuple[str, Style | None]]] = []
+        self._cb = False
 
     def show(self, data: BoardData) -> None:
         """Draw ``data``; only the lines that differ from the shown ones are repainted (rows of
@@ -92,6 +93,7 @@ class OvalTrack(FastLines, Widget):
         canvas = Canvas(max(geo.width, self.size.width), geo.height)
         data = self._data
         wide = geo.cw >= 6
+        self._cb = colour_blind(self)  # the player's palette setting, read at every draw
         self._draw_track(canvas, geo, data, wide)
         if data is not None:
             self._draw_infield(canvas, geo, data, wide)
@@ -131,7 +133,7 @@ class OvalTrack(FastLines, Widget):
                     label = ("«" if car.backwards else "") + str(car.number)
                     if wide:
                         label += COLOUR_LETTERS[car.colour]
-                    style = car_style(car.colour)
+                    style = car_style(car.colour, self._cb)
                     if car.backwards:
                         style += Style(italic=True)
                     if car.colour in targets or car.colour == mover:
@@ -181,7 +183,7 @@ class OvalTrack(FastLines, Widget):
         per_line = 3 if wide else 2
         for n, colour in enumerate(places):
             entry = Text(f"{n + 1}·")
-            entry.append_text(car_chip(state, colour, letter=wide))
+            entry.append_text(car_chip(state, colour, letter=wide, colour_blind=self._cb))
             canvas.put((n % per_line) * (6 if wide else 5), 8 + n // per_line, entry)
 
     def _draw_decks(self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool) -> None:
@@ -244,7 +246,7 @@ class OvalTrack(FastLines, Widget):
             for i, face in enumerate(faces):
                 die = i + 1
                 word = f"{die}{' ' if wide else ''}{die_words(face, short=not wide)}"
-                style = FLAG_DIE if face == FLAG else car_style(face)
+                style = FLAG_DIE if face == FLAG else car_style(face, self._cb)
                 if die in done:
                     style += Style(dim=True)
                 if die in picked:

@@ -11,6 +11,7 @@ from rich.style import Style
 from rich.text import Text
 
 from core.champions.model import ChampionsState
+from tui.theme import colour_blind
 from tui.widgets.board import BoardData
 from tui.widgets.champions.words import (
     COLOUR_LETTERS,
@@ -49,6 +50,7 @@ class ChampionsScoreboard(LineBox):
             return Text("")
         state: ChampionsState = data.state
         wide = self.size.width >= 30
+        cb = colour_blind(self)  # the player's palette setting
         out = Text()
         names = data.names
         seat_car = tuple(state.seat_car or ())
@@ -72,7 +74,7 @@ class ChampionsScoreboard(LineBox):
             colour = seat_car[seat] if seat < len(seat_car) else None
             if colour is not None:
                 out.append(" ")
-                out.append_text(car_chip(state, colour, letter=True))
+                out.append_text(car_chip(state, colour, letter=True, colour_blind=cb))
             else:
                 out.append(" —")
             out.append(" " + money_words(money[seat] if seat < len(money) else 0))
@@ -83,7 +85,7 @@ class ChampionsScoreboard(LineBox):
             out.append("Sp:" if not wide else "Sponsors: ", style=DIM)
             if len(shown) == len(hand) and hand:
                 for colour_id in shown:
-                    out.append(COLOUR_LETTERS[colour_id], style=car_style(colour_id))
+                    out.append(COLOUR_LETTERS[colour_id], style=car_style(colour_id, cb))
             else:
                 out.append(f"{len(hand)}{'?' if hand else ''}")
             out.append(" SG:" if not wide else "  Gears: ", style=DIM)

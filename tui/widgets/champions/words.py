@@ -1,7 +1,8 @@
 """NASCAR Champions in words and colours: cars, money, places, dice faces, cards.
 
-Owns the Champions names of the theme's styles (`tui.theme`: a style per car colour, the FLAG
-die, the pick highlight, the red line; dim text) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
+Owns the Champions names of the theme's styles (`tui.theme`: a style per car colour, in the
+colour-blind-safe palette when the player's setting asks, the FLAG die, the pick highlight, the
+red line; dim text) and the small helpers that name things: a car as ``Red #24`` or as a chip with its number on
 its colour (never colour alone), money, a place, a die face, a card by id, the task at the head of
 the queue. Must not: draw a widget, post a message, or hold or change game state.
 """
@@ -14,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 
 from core.champions.model import ChampionsState
-from tui.theme import CHAMPIONS_CAR_STYLES, CHAMPIONS_FLAG_DIE
+from tui.theme import CHAMPIONS_CAR_STYLES, CHAMPIONS_FLAG_DIE, champions_car_styles
 
 COLOUR_NAMES = ("black", "blue", "red", "green", "yellow")
 COLOUR_LETTERS = ("K", "B", "R", "G", "Y")
@@ -26,8 +27,10 @@ DIM = Style(dim=True)
 LANE_WORDS = ("inside", "middle", "outside")
 
 
-def car_style(colour: int) -> Style:
-    return CAR_STYLE[colour % len(CAR_STYLE)]
+def car_style(colour: int, colour_blind: bool = False) -> Style:
+    """A car colour's style: the theme's palette, its colour-blind-safe one when asked."""
+    styles = champions_car_styles(colour_blind)
+    return styles[colour % len(styles)]
 
 
 def car_words(state: ChampionsState, colour: int) -> str:
@@ -41,13 +44,15 @@ def _number(state: ChampionsState, colour: int) -> int | None:
     return int(cars[colour].number) if 0 <= colour < len(cars) else None
 
 
-def car_chip(state: ChampionsState, colour: int, *, letter: bool = False) -> Text:
+def car_chip(
+    state: ChampionsState, colour: int, *, letter: bool = False, colour_blind: bool = False
+) -> Text:
     """A car as its number on its colour, ``24R`` with ``letter`` (colour is never alone)."""
     number = _number(state, colour)
     label = f"{number}" if number is not None else "?"
     if letter:
         label += COLOUR_LETTERS[colour]
-    return Text(label, style=car_style(colour))
+    return Text(label, style=car_style(colour, colour_blind))
 
 
 def money_words(amount: int) -> str:
