@@ -17,11 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from textual.cache import LRUCache
+from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
 __all__ = ["SharedStylesheet", "share"]
 
 _CACHES: dict[tuple[tuple[str, str], ...], LRUCache[tuple[Any, ...], Any]] = {}
+
+# `Stylesheet.apply` tests every rule set of the sheet for membership in a set, once per node
+# it styles: ~200 hashes a node, each a Python call (`RuleSet.__hash__` returns ``id(self)``).
+# The same identity hash, in C.
+RuleSet.__hash__ = object.__hash__  # type: ignore[method-assign]
 
 
 def _cache_for(variables: dict[str, str]) -> LRUCache[tuple[Any, ...], Any]:

@@ -90,7 +90,10 @@ class NewGameScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         network = self.speedway.network
         yield Static("New table" if network else "New local game", classes="screen-title")
-        with VerticalScroll(id="newgame-form", classes="form"):
+        # Not focusable itself: focus starts on the first row (→ picks the game at once),
+        # and a focused scroll container would restyle all ~50 widgets below it on every
+        # focus change (Textual re-applies CSS to a focused node's whole subtree).
+        with VerticalScroll(id="newgame-form", classes="form", can_focus=False):
             games = [(g.title, g.id) for g in registry.all_games()]
             if games:
                 yield Choice(games, value=self.game_id, id="game", label="Game", classes="field", label_width=LABEL_WIDTH)
@@ -175,7 +178,15 @@ class NewGameScreen(SpeedwayScreen):
             else:
                 row = Horizontal(
                     Label(label, classes="field-label"),
-                    Input(str(default), type="integer", id=f"opt-{name}", compact=True),
+                    # "-valid" up front: Input validates its value once mounted and adds
+                    # the class, a restyle of the row for nothing (the default is valid).
+                    Input(
+                        str(default),
+                        type="integer",
+                        id=f"opt-{name}",
+                        compact=True,
+                        classes="-valid",
+                    ),
                     classes="field",
                     id=f"row-{name}",
                 )
