@@ -108,7 +108,9 @@ class LineBox(FastLines, Widget):
     def render(self) -> Text:
         """Everything shown, as one text (for tests and tooltips; drawing is by line)."""
         return Text("\n").join(
-            line if isinstance(line, Text) else Text.assemble(*((s.text, s.style or "") for s in line))
+            line
+            if isinstance(line, Text)
+            else Text.assemble(*((s.text, s.style or "") for s in line))
             for line in self._lines
         )
 
@@ -125,11 +127,7 @@ class LineBox(FastLines, Widget):
         new = list(lines)
         width = self.size.width
         height = max(len(old), len(new))
-        changed = [
-            y
-            for y in range(height)
-            if y >= len(old) or y >= len(new) or old[y] != new[y]
-        ]
+        changed = [y for y in range(height) if y >= len(old) or y >= len(new) or old[y] != new[y]]
         self._lines = new
         if not changed:
             return
@@ -196,7 +194,9 @@ class RaceLog(FastLines, Widget):
     RaceLog { height: 1fr; border: round $panel-lighten-2; padding: 0 1; }
     """
     MAX_LINES: ClassVar[int] = 2000
-    KEPT_ROWS: ClassVar[int] = 120  # wrapped rows kept drawn; older ones are wrapped again on demand
+    KEPT_ROWS: ClassVar[int] = (
+        120  # wrapped rows kept drawn; older ones are wrapped again on demand
+    )
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -586,7 +586,9 @@ class ActionList(FastLines, Widget, can_focus=True):
         if strip is None:
             base = self.base_style
             if 0 <= line < len(lines):
-                style = base + self.get_component_rich_style("action-list--highlight") if lit else base
+                style = (
+                    base + self.get_component_rich_style("action-list--highlight") if lit else base
+                )
                 segments = Segment.apply_style(lines[line][1].render(self.app.console), style)
                 strip = Strip(list(segments)).crop_extend(0, width, style)
             else:

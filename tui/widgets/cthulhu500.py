@@ -116,7 +116,7 @@ PICK_HINT = " (1-9, Enter)"
 """Subset decisions (the discards) are answered by picking cards with 1-9, then Enter."""
 
 
-def action_words(data: BoardData, action: Any) -> str:
+def action_words(data: BoardData[State], action: Any) -> str:
     """A Cthulhu 500 action in core's words (`describe.action_text`), with its key if it has one."""
     from core.cthulhu500.describe import action_text
 
@@ -125,7 +125,7 @@ def action_words(data: BoardData, action: Any) -> str:
     return f"{text} ({key})" if key else text
 
 
-def prompt_words(data: BoardData, width: int | None = None) -> str:
+def prompt_words(data: BoardData[State], width: int | None = None) -> str:
     """What the top decision asks, in core's words (`describe.prompt_text`), with the keys that
     answer a pick-cards decision (for the choice list title) when they fit in ``width`` cells
     (the status line says the keys too)."""
@@ -144,7 +144,7 @@ def is_reaction_prompt(state: State) -> bool:
 # ------------------------------------------------------------------------------ widgets
 
 
-def last_pass_words(data: BoardData) -> str | None:
+def last_pass_words(data: BoardData[State]) -> str | None:
     """The latest passing test in core's words, until the next action or turn starts."""
     from core.cthulhu500.describe import describe
     from core.cthulhu500.model import ActionTaken, PassResolved, TurnStarted
@@ -158,7 +158,7 @@ def last_pass_words(data: BoardData) -> str | None:
     return None
 
 
-def test_words(data: BoardData) -> str | None:
+def test_words(data: BoardData[State]) -> str | None:
     """What the passing-test lines say: the re-roll decision with both totals, who may take a
     free test and why (core's wording), else the latest test's result."""
     from core.cthulhu500.describe import free_test_text, reroll_text
@@ -223,14 +223,14 @@ class TurnLine(LineBox):
     TurnLine { height: 4; padding: 0 1; background: $primary 20%; }
     """
 
-    _data: BoardData | None = None
+    _data: BoardData[State] | None = None
 
     def on_resize(self) -> None:
         super().on_resize()
         if self._data is not None:
             self.show(self._data)  # the wording depends on the width
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[State]) -> None:
         self._data = data
         state: State = data.state
         from core.cthulhu500.describe import standings_text
@@ -303,12 +303,12 @@ class PackView(LineBox, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[State] | None = None
         self._line_seats: list[int] = []
         self.cursor: int | None = None
         """The seat under the cursor (None: the viewer's own vehicle, else the leader)."""
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[State]) -> None:
         self._data = data
         self._draw()
 
@@ -486,7 +486,7 @@ class HandView(Static, can_focus=True):
     """What is drawn now ("hidden", or the hand, picks and cursor), so an unchanged hand is not
     redrawn."""
     _hand: list[int] = []  # noqa: RUF012 (replaced, never mutated)
-    _data: BoardData | None = None
+    _data: BoardData[State] | None = None
     cursor = 0
     """The index in the hand of the card under the cursor."""
 
@@ -538,7 +538,7 @@ class HandView(Static, can_focus=True):
             elif top + rows > box.scroll_y + box.scrollable_content_region.height:
                 box.scroll_to(y=top + rows - box.scrollable_content_region.height, animate=False)
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[State]) -> None:
         self._data = data
         state: State = data.state
         seat = data.perspective
@@ -589,7 +589,7 @@ class HandView(Static, can_focus=True):
         self.update(grid)
 
 
-class CthulhuBoard(Board):
+class CthulhuBoard(Board[State]):
     """The Cthulhu 500 table: turn line, pack and hand on top, choices and log below."""
 
     DEFAULT_CSS = """
@@ -616,7 +616,7 @@ class CthulhuBoard(Board):
         self.query_one(PackView).border_title = "The pack (leader first)"
         self.query_one("#cth-hand-box").border_title = "Your hand"
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[State]) -> None:
         self.query_one(TurnLine).show(data)
         self.query_one(PackView).show(data)
         self.query_one(HandView).show(data)
@@ -657,11 +657,11 @@ class CthulhuBoard(Board):
             actions.focus()  # not while the player browses the pack or the hand (Tab)
 
 
-def picked_cards(data: BoardData) -> tuple[int, ...]:
+def picked_cards(data: BoardData[State]) -> tuple[int, ...]:
     return tuple(sorted(int(p[1:]) for p in data.selected if p.startswith("c") and p[1:].isdigit()))
 
 
-def choice_rows(data: BoardData) -> list[tuple[str, Any]]:
+def choice_rows(data: BoardData[State]) -> list[tuple[str, Any]]:
     """The choice list: subset decisions get one toggle row per hand card and one Discard row
     (when the picked cards are a legal answer); every other decision lists its actions."""
     if not isinstance(top_task(data.state), PICK_DECISIONS):

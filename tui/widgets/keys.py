@@ -84,7 +84,9 @@ class KeyFooter(LineBox):
                 lines.append(line)
             start = line.cell_len
             line.append(f" {key} ", style=key_style + dim if not enabled else key_style)
-            line.append(f"{binding.description} ", style=text_style + dim if not enabled else text_style)
+            line.append(
+                f"{binding.description} ", style=text_style + dim if not enabled else text_style
+            )
             spots.append((len(lines) - 1, start, line.cell_len, binding.key, binding.description))
         self._spots = spots
         if self.styles.height is None or self.styles.height.value != len(lines):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
-from core.champions.model import ChooseDice, TargetTask
+from core.champions.model import ChampionsState, ChooseDice, TargetTask
 from tui.widgets.board import Board, BoardData
 from tui.widgets.champions.choices import option_label, target_rows
 from tui.widgets.champions.dice import dice_rows
@@ -21,7 +21,7 @@ from tui.widgets.champions.words import card_of, head_task
 from tui.widgets.common import ActionList, RaceLog, set_border_title
 
 
-class ChampionsBoard(Board):
+class ChampionsBoard(Board[ChampionsState]):
     """The Champions table: oval (with dice) and scoreboard on top, choices and log below."""
 
     DEFAULT_CSS = """
@@ -39,7 +39,7 @@ class ChampionsBoard(Board):
             yield ActionList(id="actions")
             yield RaceLog(id="race-log")
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[ChampionsState]) -> None:
         self.query_one(OvalTrack).show(data)
         self.query_one(ChampionsScoreboard).show(data)
         actions = self.query_one(ActionList)

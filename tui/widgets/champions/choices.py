@@ -34,14 +34,14 @@ KEY_HINTS: dict[type, str] = {TurnForward: "f", LeaveBackwards: "b", Roll: "r", 
 """Choices that have a key of their own on the Champions screen (the label says which)."""
 
 
-def option_label(data: BoardData, action: Any, *, short: bool = False) -> str:
+def option_label(data: BoardData[ChampionsState], action: Any, *, short: bool = False) -> str:
     """A Champions choice in core's words (`describe.action_label`), with its key if it has one."""
     text = action_label(action, data.state, short=short)
     key = KEY_HINTS.get(type(action))
     return f"{text} ({key})" if key else text
 
 
-def destination_keys(data: BoardData) -> dict[Any, int]:
+def destination_keys(data: BoardData[ChampionsState]) -> dict[Any, int]:
     """Where each legal destination is (a space, or None = finish) -> its option number."""
     out: dict[Any, int] = {}
     for i, action in enumerate(data.legal):
@@ -50,7 +50,7 @@ def destination_keys(data: BoardData) -> dict[Any, int]:
     return out
 
 
-def candidate_cars(data: BoardData) -> set[int]:
+def candidate_cars(data: BoardData[ChampionsState]) -> set[int]:
     """Cars the player is asked to pick among (card targets, last car, crash neighbour)."""
     cars: set[int] = set()
     for action in data.legal:
@@ -61,7 +61,7 @@ def candidate_cars(data: BoardData) -> set[int]:
     return cars
 
 
-def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
+def clicked_choice(data: BoardData[ChampionsState], space: tuple[int, int]) -> Any:
     """The legal choice a click on ``space`` makes: a destination there, or the one-car choice
     of the car standing there (None when the click picks nothing)."""
     cars = data.state.cars
@@ -85,7 +85,7 @@ def clicked_choice(data: BoardData, space: tuple[int, int]) -> Any:
     return None
 
 
-def moving_car(data: BoardData) -> int | None:
+def moving_car(data: BoardData[ChampionsState]) -> int | None:
     task = head_task(data.state)
     if isinstance(task, MoveTask | TurnBackTask) and data.pending:
         return task.car
@@ -99,14 +99,14 @@ class TargetFirst:
     car: int | None
 
 
-def first_target(data: BoardData) -> int | None:
+def first_target(data: BoardData[ChampionsState]) -> int | None:
     for item in data.selected:
         if item.startswith("t") and item[1:].isdigit():
             return int(item[1:])
     return None
 
 
-def target_rows(data: BoardData) -> list[tuple[str, Any]] | None:
+def target_rows(data: BoardData[ChampionsState]) -> list[tuple[str, Any]] | None:
     """A two-car card is named in two steps: the first car, then the second (None: not one)."""
     pairs = [a for a in data.legal if isinstance(a, ChooseTargets) and len(a.cars) == 2]
     if not pairs:
@@ -128,5 +128,5 @@ def target_rows(data: BoardData) -> list[tuple[str, Any]] | None:
     return rows
 
 
-def labelled(data: BoardData, actions: Sequence[Any]) -> list[str]:
+def labelled(data: BoardData[ChampionsState], actions: Sequence[Any]) -> list[str]:
     return [option_label(data, a) for a in actions]

@@ -42,7 +42,9 @@ class ChampionsDieClicked(Message):
         self.die = die
 
 
-def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[int], str]:
+def dice_view(
+    data: BoardData[ChampionsState],
+) -> tuple[tuple[int, ...], tuple[int, ...], set[int], str]:
     """(faces, kept dice, dice already resolved, caption): this turn's roll, else the last one."""
     state: ChampionsState = data.state
     faces = tuple(state.dice or ())
@@ -71,7 +73,7 @@ def dice_view(data: BoardData) -> tuple[tuple[int, ...], tuple[int, ...], set[in
     return last_faces, kept, set(kept), f"{name}'s last roll"
 
 
-def dice_rows(data: BoardData) -> list[tuple[str, Any]]:
+def dice_rows(data: BoardData[ChampionsState]) -> list[tuple[str, Any]]:
     """The choice list after a roll: one row per die (toggles), Shift Gears, and Keep."""
     picked = sorted(int(p[1:]) for p in data.selected if p.startswith("d") and p[1:].isdigit())
     faces = tuple(data.state.dice or ())

@@ -52,12 +52,12 @@ class OvalTrack(FastLines, Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[ChampionsState] | None = None
         self._cache: tuple[tuple[int, int], list[Strip]] | None = None
         self._rows: list[list[tuple[str, Style | None]]] = []
         self._cb = False
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[ChampionsState]) -> None:
         """Draw ``data``; only the lines that differ from the shown ones are repainted (rows of
         the canvas are compared cell by cell; only a changed row becomes a new strip)."""
         self._data = data
@@ -115,7 +115,7 @@ class OvalTrack(FastLines, Widget):
     # -------------------------------------------------------------- track and cars
 
     def _draw_track(
-        self, canvas: Canvas, geo: OvalGeometry, data: BoardData | None, wide: bool
+        self, canvas: Canvas, geo: OvalGeometry, data: BoardData[ChampionsState] | None, wide: bool
     ) -> None:
         cw = geo.cw
         state: ChampionsState | None = data.state if data is not None else None
@@ -175,7 +175,9 @@ class OvalTrack(FastLines, Widget):
             self._draw_finished(canvas, geo, state, wide)
             self._draw_decks(canvas, geo, state, wide)
 
-    def _draw_finished(self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool) -> None:
+    def _draw_finished(
+        self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool
+    ) -> None:
         places = tuple(state.places or ())
         if not places:
             return
@@ -186,7 +188,9 @@ class OvalTrack(FastLines, Widget):
             entry.append_text(car_chip(state, colour, letter=wide, colour_blind=self._cb))
             canvas.put((n % per_line) * (6 if wide else 5), 8 + n // per_line, entry)
 
-    def _draw_decks(self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool) -> None:
+    def _draw_decks(
+        self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool
+    ) -> None:
         x = geo.left + 8 * geo.cw + 1
         if state.phase in ("setup", "choose_car"):
             return
@@ -203,7 +207,9 @@ class OvalTrack(FastLines, Widget):
 
     # -------------------------------------------------------------- infield: dice, card, prompt
 
-    def _draw_infield(self, canvas: Canvas, geo: OvalGeometry, data: BoardData, wide: bool) -> None:
+    def _draw_infield(
+        self, canvas: Canvas, geo: OvalGeometry, data: BoardData[ChampionsState], wide: bool
+    ) -> None:
         x0, y0, width, _ = geo.infield()
         x0 += 1
         width -= 2

@@ -33,10 +33,10 @@ class ChampionsScoreboard(LineBox):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._data: BoardData | None = None
+        self._data: BoardData[ChampionsState] | None = None
         self.border_title = "Players"
 
-    def show(self, data: BoardData) -> None:
+    def show(self, data: BoardData[ChampionsState]) -> None:
         self._data = data
         self.show_lines(list(self.board_text().split("\n")))
 
