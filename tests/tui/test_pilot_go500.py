@@ -76,6 +76,12 @@ async def test_play_a_whole_go500_race_against_bots_with_the_keyboard():
         # The scoreboard and status say the race is over.
         status = str(screen.query_one(StatusLine).render())
         assert "Race over" in status
+        # The footer drops the move keys once the race is over (the table screens' rule).
+        await pilot.pause()
+        assert screen.check_action("roll", ()) is False
+        rows = app.screen._compositor.render_strips()
+        footer = " ".join("".join(s.text for s in row) for row in rows[-2:])
+        assert "r Roll" not in footer
         # The race chart: one line per driver, ending at each driver's final total.
         from tui.screens.chart import RaceChartScreen
 

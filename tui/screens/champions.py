@@ -24,7 +24,6 @@ from core.champions.model import (
     ChampionsState,
     DiceChosen,
     DiceRolled,
-    GameEnded,
     LastCarTask,
     LeaveBackwards,
     MoneyAwarded,
@@ -86,18 +85,9 @@ class ChampionsTableScreen(TableScreen):
         self.picked.clear()
         self.first_target = None
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.PLAY_ACTIONS and self.fold is not None:
-            state: ChampionsState = self.fold.state
-            if state.phase == "over":
-                return False  # the game is over: the footer offers no move keys
-        return super().check_action(action, parameters)
-
     def on_step(self, update: StepUpdate) -> None:
         if self.fold is None:
             return
-        if any(isinstance(e, GameEnded) for e in self.fold.last_events):
-            self.refresh_bindings()
         for event in self.fold.last_events:
             if isinstance(event, DiceRolled | TurnStarted | DiceChosen):
                 self.picked.clear()

@@ -87,18 +87,12 @@ class CthulhuTableScreen(TableScreen):
     def on_welcome(self, fold: TableFold) -> None:
         self.picked.clear()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.PLAY_ACTIONS and self.fold is not None and self.fold.state.over:
-            return False  # the race is over: the footer offers no move keys
-        return super().check_action(action, parameters)
-
     def on_step(self, update: StepUpdate) -> None:
         self.picked.clear()
         if self.fold is None:
             return
         for event in self.fold.last_events:
             if isinstance(event, RaceEnded):
-                self.refresh_bindings()
                 why = describe(event, self.fold.names) or "The race is over."
                 ranking = list(event.ranking)
                 self.hold_for(CthulhuRaceOver(self.fold.state, self.fold.names, ranking, why))

@@ -50,7 +50,11 @@ class CthulhuDetails(ModalScreen[None]):
             marker = state.vehicles[seat].marker
             vehicle = name_of(marker) if marker else "no vehicle yet"
             self.entries.append(
-                (f"v{seat}", f"{place + 1}. {names[seat]} — {vehicle}", vehicle_facts(state, names, seat))
+                (
+                    f"v{seat}",
+                    f"{place + 1}. {names[seat]} — {vehicle}",
+                    vehicle_facts(state, names, seat),
+                )
             )
         for n, cid in enumerate(hand):
             self.entries.append((f"c{cid}", f"Hand {n + 1}: {name_of(cid)}", hand_card_facts(cid)))

@@ -96,7 +96,14 @@ class NewGameScreen(SpeedwayScreen):
         with VerticalScroll(id="newgame-form", classes="form", can_focus=False):
             games = [(g.title, g.id) for g in registry.all_games()]
             if games:
-                yield Choice(games, value=self.game_id, id="game", label="Game", classes="field", label_width=LABEL_WIDTH)
+                yield Choice(
+                    games,
+                    value=self.game_id,
+                    id="game",
+                    label="Game",
+                    classes="field",
+                    label_width=LABEL_WIDTH,
+                )
             else:
                 yield Label("Game: (no games installed)")
             game = registry.get(self.game_id) if self.game_id else None

@@ -402,7 +402,10 @@ class TableScreen(SpeedwayScreen):
             self.refresh_bindings()  # a spectator's footer drops the move keys
             self.call_after_refresh(self.offer_shared_frames)
         elif isinstance(update, StepUpdate) and self.fold is not None:
+            over = self.fold.result() is not None
             lines = self.fold.apply(update)
+            if not over and self.fold.result() is not None:
+                self.refresh_bindings()  # the game is over: its footer drops the move keys
             if update.seat is not None and update.seat == self._banner_seat:
                 self._show_banner(None)  # the player the keyboard passed to has moved
             self._busy = False
@@ -629,8 +632,11 @@ class TableScreen(SpeedwayScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chat":
             return self.speedway.network  # table chat is for network tables
-        if action in self.PLAY_ACTIONS and self.fold is not None and not self.local_seats():
-            return False  # a spectator: no move keys
+        if action in self.PLAY_ACTIONS and self.fold is not None:
+            if not self.local_seats():
+                return False  # a spectator: no move keys
+            if self.fold.result() is not None:
+                return False  # the game is over: no move keys either
         return super().check_action(action, parameters)
 
     def action_chat(self) -> None:
