@@ -67,3 +67,35 @@ def test_every_game_says_its_seat_range_and_labels():
     champions = registry.get("champions")
     assert champions.seat_range({}) == (champions.min_seats, champions.max_seats)
     assert champions.option_label("black_car") == "Black car"
+
+
+async def test_optional_numbers_shorten_a_cthulhu_race_or_stay_empty_for_none():
+    """`round_limit: int | None`: the form offers it (empty: the whole race), so a new player
+    can play a short Cthulhu 500 race from the form; a word in it is refused in words."""
+    from textual.widgets import Input
+
+    from tests.tui.test_cthulhu_screen import open_table
+
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_new_game_form(pilot)
+        screen = app.screen
+        await pick(pilot, screen.query_one("#game", Choice), "cthulhu500")
+        await pilot.pause()
+        rounds = screen.query_one("#opt-round_limit", Input)
+        cap = screen.query_one("#opt-equipment_cap", Input)
+        assert rounds.value == ""
+        assert rounds.placeholder == "none"
+        assert cap.value == "4"
+        rounds.value = "two"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(screen.query_one("#newgame-error").render())
+        assert "Round limit must be a whole number (or empty for none)" in error
+        rounds.value = "2"
+        cap.value = ""
+        await pilot.press("ctrl+s")
+        table = await open_table(app, pilot)
+        config = table.fold.config
+        assert config.round_limit == 2
+        assert config.equipment_cap is None

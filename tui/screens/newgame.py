@@ -39,7 +39,7 @@ def option_fields(game: Game) -> list[tuple[str, mi.Type, Any]]:
         kind = field.type
         simple = isinstance(kind, mi.BoolType | mi.LiteralType | mi.IntType)
         listed = isinstance(kind, mi.StrType) and bool(_str_choices(game, field.name))
-        if simple or listed or _optional_bool(kind):
+        if simple or listed or _optional_bool(kind) or _optional_int(kind):
             out.append((field.name, kind, getattr(default, field.name)))
     return out
 
@@ -62,6 +62,18 @@ def _optional_bool(kind: mi.Type) -> bool:
     return (
         len(types) == 2
         and any(isinstance(t, mi.BoolType) for t in types)
+        and any(isinstance(t, mi.NoneType) for t in types)
+    )
+
+
+def _optional_int(kind: mi.Type) -> bool:
+    """``int | None``: a whole number, or left empty for none (no round limit, no cap)."""
+    if not isinstance(kind, mi.UnionType):
+        return False
+    types = kind.types
+    return (
+        len(types) == 2
+        and any(isinstance(t, mi.IntType) for t in types)
         and any(isinstance(t, mi.NoneType) for t in types)
     )
 
@@ -188,11 +200,13 @@ class NewGameScreen(SpeedwayScreen):
                     # "-valid" up front: Input validates its value once mounted and adds
                     # the class, a restyle of the row for nothing (the default is valid).
                     Input(
-                        str(default),
+                        "" if default is None else str(default),
                         type="integer",
                         id=f"opt-{name}",
                         compact=True,
                         classes="-valid",
+                        placeholder="none" if _optional_int(kind) else "",
+                        valid_empty=_optional_int(kind),
                     ),
                     classes="field",
                     id=f"row-{name}",
@@ -249,15 +263,20 @@ class NewGameScreen(SpeedwayScreen):
 
     def read_options(self, game: Game) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, _kind, _ in option_fields(game):
+        for name, kind, _ in option_fields(game):
             widget = self.query_one(f"#opt-{name}")
             if isinstance(widget, Choice):
                 out[name] = widget.value
             elif isinstance(widget, Input):
+                words = game.option_label(name)
+                if not widget.value.strip() and _optional_int(kind):
+                    out[name] = None  # left empty: none (no limit)
+                    continue
                 try:
                     out[name] = int(widget.value)
                 except ValueError:
-                    raise ConfigError(f"{name.replace('_', ' ')} must be a whole number.") from None
+                    hint = " (or empty for none)" if _optional_int(kind) else ""
+                    raise ConfigError(f"{words} must be a whole number{hint}.") from None
         return out
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
