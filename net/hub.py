@@ -97,6 +97,7 @@ class TableSpec(msgspec.Struct, frozen=True, kw_only=True):
     turn_timer: float | None = None  # seconds a human may think; None = no timer
     away_grace: float | None = None  # seconds before an away player's bot takes over
     branched_from: dict[str, Any] | None = None  # replay branch: source, step, past events
+    coaching: bool = False  # a network table's creator allows coaching: shown to every player
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,6 +123,7 @@ class TableInfo(msgspec.Struct, frozen=True, kw_only=True):
     seed: int | None = None  # revealed once the game has ended
     replay_id: str | None = None  # finished tables: the id `ssh host replay ID` serves
     turn: int = 0  # turns of the game begun so far (`Game.turn_started`), for "Resume … turn N"
+    coaching: bool = False  # the creator allowed coaching: every player sees it (TableSpec)
 
 
 class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):

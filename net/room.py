@@ -174,6 +174,7 @@ class Room:
             seed=self.table.seed if finished else None,
             replay_id=self.replay_id,
             turn=self.turn,
+            coaching=self.spec.coaching,
         )
 
     def record(self) -> TableRecord:

@@ -69,3 +69,35 @@ async def test_cthulhu_coach_gives_the_chance_to_pass_during_actions():
             await pilot.pause()
         await wait_for(pilot, lambda: _coach(screen) is not None)
         assert "a pass now wins" in _coach(screen)
+
+
+async def _network_go500(coaching_allowed: bool, my_setting: bool) -> str | None:
+    """A network table (the real hub and app), me against a bot: what my coach line says."""
+    from net.hub import Identity, SeatSpec, TableSpec
+    from net.local_hub import LocalHub
+    from tui.app import OpenTable, SpeedwayApp
+
+    me = Identity(id="test:me", nickname="me")
+    hub = LocalHub(None, persist=False, bot_delay=0.0, lobby_interval=0.0)
+    seats = [
+        SeatSpec(kind="human", name="Me", identity=me.id),
+        SeatSpec(kind="bot", name="Bot", bot="cautious"),
+    ]
+    spec = TableSpec(game="go500", seats=seats, seed=3, coaching=coaching_allowed)
+    table_id = await hub.create_table(spec, me)
+    app = SpeedwayApp(
+        hub, me, start=OpenTable(table_id=table_id, seat=0), animate=False, network=True
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _go500_decision(pilot, coaching=my_setting)
+        assert screen.fold.table.coaching is coaching_allowed
+        text = _coach(screen)
+    await hub.close()
+    return text
+
+
+async def test_network_tables_coach_only_when_the_creator_allowed_it_and_then_everyone():
+    assert await _network_go500(coaching_allowed=False, my_setting=True) is None
+    allowed = await _network_go500(coaching_allowed=True, my_setting=False)
+    assert allowed is not None, "allowed by the creator: shown whatever the player's setting"
+    assert allowed.startswith("Coach: stop now")

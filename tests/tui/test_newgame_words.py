@@ -99,3 +99,18 @@ async def test_optional_numbers_shorten_a_cthulhu_race_or_stay_empty_for_none():
         config = table.fold.config
         assert config.round_limit == 2
         assert config.equipment_cap is None
+
+
+async def test_a_network_table_creator_may_allow_coaching_for_everyone():
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("l")  # the lobby: `c` opens the new-table form
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "LobbyScreen")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: bool(app.screen.query("#coaching")))
+        coaching = app.screen.query_one("#coaching", Choice)
+        assert coaching.value is False, "off unless the creator says so"
+        await pick(pilot, coaching, True)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
+        assert app.hub.tables(ME)[0].coaching is True

@@ -138,6 +138,17 @@ class NewGameScreen(SpeedwayScreen):
                     classes="field",
                     label_width=LABEL_WIDTH,
                 )
+                yield Choice(
+                    [
+                        ("no", False),
+                        ("yes: every player sees it", True),
+                    ],
+                    value=False,
+                    id="coaching",
+                    label="Coaching at this table",
+                    classes="field",
+                    label_width=LABEL_WIDTH,
+                )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Start race (ctrl+s)", id="start", variant="primary")
@@ -311,6 +322,7 @@ class NewGameScreen(SpeedwayScreen):
             seats=specs,
             options=msgspec.to_builtins(options),
             private=bool(self.query("#private") and self.query_one("#private", Choice).value),
+            coaching=bool(self.query("#coaching") and self.query_one("#coaching", Choice).value),
         )
         app.add_local(hot)
         app.pop_screen()

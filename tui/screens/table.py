@@ -639,6 +639,13 @@ class TableScreen(SpeedwayScreen):
                 return False  # the game is over: no move keys either
         return super().check_action(action, parameters)
 
+    def coaching_on(self) -> bool:
+        """Local play: the player's setting. A network table: only if its creator allowed it,
+        and then for every player there alike (issue 16), whatever their own setting."""
+        if self.speedway.network:
+            return self.fold is not None and self.fold.table.coaching
+        return self.speedway.settings.coaching
+
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(self._chat))
 
@@ -732,7 +739,7 @@ class TableScreen(SpeedwayScreen):
             return
         seat = self.acting_seat()
         coach = None
-        if seat is not None and self.speedway.settings.coaching and not self.speedway.network:
+        if seat is not None and self.coaching_on():
             coach = self.coach_text(seat)
         if coach is not None or self._coached:  # no work at all while coaching is off
             self._coached = coach is not None
