@@ -84,13 +84,17 @@ class Viewers:
             self.apps.append(app)
             self.terminals.append(terminal)
             self.runs.append(asyncio.ensure_future(app.run_async(size=(80, 24))))
+            for _ in range(500):  # bounded: until its table screen has folded the welcome
+                if app.screen_stack and getattr(app.screen, "fold", None) is not None:
+                    break
+                await asyncio.sleep(0.02)
             await self.settle()
 
     async def settle(self) -> None:
         """Until every terminal has been quiet for a moment."""
-        for _ in range(100):
+        for _ in range(100):  # a loaded machine may pause longer between two writes
             before = [t.writes for t in self.terminals]
-            await asyncio.sleep(0.08)
+            await asyncio.sleep(0.15)
             if [t.writes for t in self.terminals] == before:
                 return
 
