@@ -26,6 +26,7 @@ from textual.widget import Widget
 from core import registry
 from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
+from net.ssh_driver import SSHDriver
 from replays import ReplayInfo, list_replays
 from tui.release import install as install_release
 from tui.release import release
@@ -125,9 +126,8 @@ class SpeedwayApp(App[None]):
     def _own_frames(self) -> None:
         """A screen change is this session's own: stop showing another session's frames (or
         stop sending this one's) before it draws (`net.mirror`)."""
-        leave = getattr(self._driver, "leave_mirror", None)
-        if leave is not None:
-            leave()
+        if isinstance(self._driver, SSHDriver):
+            self._driver.leave_mirror()
 
     def push_screen(self, *args: Any, **kwargs: Any) -> Any:
         self._own_frames()

@@ -45,6 +45,7 @@ from net.hub import (
     Welcome,
 )
 from net.mirror import enabled as shared_frames_enabled
+from net.ssh_driver import SSHDriver
 from tui.fold import LogLine, TableFold, commitment_line
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
@@ -475,24 +476,30 @@ class TableScreen(SpeedwayScreen):
             app.settings,
         )
 
+    def _ssh_driver(self) -> SSHDriver | None:
+        """The session's SSH driver, which can share frames (`net.mirror`); None in a local
+        terminal."""
+        driver = self.app._driver
+        return driver if isinstance(driver, SSHDriver) else None
+
     def offer_shared_frames(self) -> None:
         """Join the sessions that draw the same frames (if any and this screen is showing)."""
-        driver = self.app._driver
-        offer = getattr(driver, "offer_mirror", None)
-        if offer is None or self.app.screen is not self or self._holding:
+        driver = self._ssh_driver()
+        if driver is None or self.app.screen is not self or self._holding:
             return
         key = self.shared_frames_key()
-        if key is None or getattr(driver, "mirror_key", None) == key:
+        if key is None or driver.mirror_key == key:
             return
-        offer(key, self.catch_up)
+        driver.offer_mirror(key, self.catch_up)
 
     def _following(self) -> bool:
-        return getattr(self.app._driver, "mirror_role", None) == "follower"
+        driver = self._ssh_driver()
+        return driver is not None and driver.mirror_role == "follower"
 
     def _stop_sharing(self) -> None:
-        leave = getattr(self.app._driver, "leave_mirror", None)
-        if leave is not None:
-            leave()
+        driver = self._ssh_driver()
+        if driver is not None:
+            driver.leave_mirror()
 
     def catch_up(self) -> None:
         """Draw what was folded while following, then send this session a full frame of its
