@@ -19,6 +19,7 @@ from typing import Any
 
 from core.analysis import Analysis, Chain, Option, Progress, Settings, Watch, finish
 from core.go500 import GAME
+from core.go500.describe import option_text
 from core.go500.model import (
     FACES,
     BigOneRolled,
@@ -62,19 +63,6 @@ def _scale(pol: Policy) -> float:
     return 100.0 if pol.ctx.win is not None else 1.0
 
 
-def label(action: Any, showing: int) -> str:
-    """An option in a few words: "stop at 60", "save T1 T3, roll on", "roll all again"."""
-    if isinstance(action, Stop):
-        return f"stop at {showing}"
-    if isinstance(action, SaveAndRoll):
-        if not action.dice:
-            return "roll all again"
-        return f"save {' '.join(action.dice)}, roll on"
-    if isinstance(action, ChoosePaintTarget):
-        return f"trade paint with seat {action.driver + 1}"
-    return type(action).__name__
-
-
 def value_options(
     view: Go500State, seat: int, legal: Sequence[Any], pol: Policy | None = None
 ) -> list[Option]:
@@ -84,7 +72,7 @@ def value_options(
     assert turn is not None
     scale = _scale(pol)
     return [
-        Option(label=label(a, turn.showing), value=scale * _evaluate(view, seat, a, pol))
+        Option(label=option_text(a, turn.showing), value=scale * _evaluate(view, seat, a, pol))
         for a in legal
     ]
 
@@ -136,7 +124,7 @@ def paint_options(view: Go500State, seat: int, legal: Sequence[Any]) -> list[Opt
             else:
                 left = view.race_length - max(0, total + tab.crash_miles[face])
             after += finish_chance(cfg.circle_values, left) / FACES
-        out.append(Option(label=label(action, 0), value=100.0 * (before - after)))
+        out.append(Option(label=option_text(action, 0), value=100.0 * (before - after)))
     return out
 
 

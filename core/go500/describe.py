@@ -76,6 +76,7 @@ __all__ = [
     "headline",
     "miles_figure",
     "option_label",
+    "option_text",
     "ordinal",
     "paint_prompt",
     "race_header",
@@ -368,6 +369,25 @@ def action_text(action: Any, names: Sequence[str], view: Go500State | None = Non
         return "Stop"
     if isinstance(action, ChoosePaintTarget):
         return f"Trade paint with {names[action.driver]}"
+    return type(action).__name__
+
+
+def option_text(action: Any, showing: int) -> str:
+    """An option as the analysis lists it, in a few words (``showing``: the miles showing).
+
+    >>> option_text(Stop(), 60)
+    'stop at 60'
+    >>> option_text(SaveAndRoll(dice=["T1", "T3"]), 60)
+    'save T1 T3, roll on'
+    """
+    if isinstance(action, Stop):
+        return f"stop at {showing}"
+    if isinstance(action, SaveAndRoll):
+        if not action.dice:
+            return "roll all again"
+        return f"save {' '.join(action.dice)}, roll on"
+    if isinstance(action, ChoosePaintTarget):
+        return f"trade paint with seat {action.driver + 1}"
     return type(action).__name__
 
 
