@@ -67,13 +67,14 @@ async def arrive(server, name: str) -> tuple[object, Term]:
 
 
 def key_for(table, seat: int) -> str:
+    from core.go500.model import ChoosePaintTarget, Stop
     from tui.screens.go500 import stage_of
 
     legal = table.legal(seat)
-    paint = [a for a in legal if type(a).__name__ == "ChoosePaintTarget"]
+    paint = [a for a in legal if isinstance(a, ChoosePaintTarget)]
     if paint:
         return str(paint[0].driver + 1)
-    if stage_of(table.state, seat) == "decide" and any(type(a).__name__ == "Stop" for a in legal):
+    if stage_of(table.state, seat) == "decide" and any(isinstance(a, Stop) for a in legal):
         return "s"
     return "r"
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from core.champions.data import COMPONENTS
-from core.champions.model import ChampionsState
+from core.champions.model import CardTargetsChosen, CarMoved, ChampionsState
 from net.local_hub import LocalHub
 from tests.tui.conftest import ME, make_app
 from tui.launch import start_for_play
@@ -159,7 +159,7 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                             await pilot.click("#oval", offset=(x + 1, y))
                             await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
                             _, seat, events = screen.fold.history[steps]
-                            move = next(e for e in events if type(e).__name__ == "CarMoved")
+                            move = next(e for e in events if isinstance(e, CarMoved))
                             assert seat == 0
                             assert (move.car, tuple(move.end)) == (head.car, tuple(ends[0]))
                             checked_board = True
@@ -179,7 +179,7 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
                     await pilot.press("enter")
                     await wait_for(pilot, lambda n=steps: len(screen.fold.history) > n)
                     chosen = screen.fold.history[steps][2][0]
-                    assert type(chosen).__name__ == "CardTargetsChosen"
+                    assert isinstance(chosen, CardTargetsChosen)
                     assert chosen.cars[0] == first
                     assert len(chosen.cars) == 2
                 else:
