@@ -415,6 +415,7 @@ class BusHub:
                 continue  # our tables play on here; nobody else can take them
             if self._leases is not None:  # (renewed on the keeper's own thread)
                 self._leases.retain({room.id for room in self.local.rooms()})
+            await self._catch_up()
             await self._share_replays()  # (one that failed a moment ago: again)
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
@@ -442,6 +443,24 @@ class BusHub:
                     )
                     task.add_done_callback(functools.partial(self._adopted, table_id))
                     self._orphaned.pop(table_id, None)
+
+    async def _catch_up(self) -> None:
+        """The bus answers again: the copy in Redis of every table of ours that missed some
+        (steps accepted while Redis was down) catches up now, not only at its next step."""
+        if self.mirror is None or self.local.data_dir is None:
+            return
+        rooms = {room.id: room for room in self.local.rooms()}
+        for table_id in self.mirror.lagging():
+            room = rooms.get(table_id)
+            path = Path(self.local.data_dir) / "tables" / f"{table_id}.log"
+            try:
+                if room is None:
+                    await asyncio.to_thread(self.mirror.catch_up, table_id, None)
+                    continue
+                async with room.lock:  # (between two steps: only whole, fsynced records)
+                    await asyncio.to_thread(self.mirror.catch_up, table_id, path)
+            except (RedisError, OSError):
+                pass  # (fenced: the hub is told and lets it go; down: again next time)
 
     # ------------------------------------------------------------------ requests to owners
 
