@@ -154,7 +154,8 @@ class LogMirror:
 
     def lagging(self) -> list[str]:
         """Tables whose copy in Redis misses something the disk has (a copy failed)."""
-        return sorted(self._failing | {t for t, owed in self._owed.items() if owed})
+        failing, owed = set(self._failing), dict(self._owed)  # (copies: disk threads write)
+        return sorted(failing | {t for t, files in owed.items() if files})
 
     def catch_up(self, table_id: str, path: Path | None) -> None:
         """Copy what the table's copy in Redis lacks (``path``: its log, if it has one; None:
