@@ -36,8 +36,9 @@ TTL_LEASES = 10  # a registry entry lives this many leases after its last heartb
 
 # KEYS[1] machines. ARGV: our member, ttl ms. Adds (or refreshes) us, drops expired entries,
 # returns every live member (ours too). The clock is Redis's own, so machines' clocks never
-# matter.
+# matter. (replicate_commands: before Redis 5, a write after TIME needs it; a no-op since.)
 HEARTBEAT = """
+if redis.replicate_commands then redis.replicate_commands() end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
