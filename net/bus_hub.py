@@ -119,6 +119,7 @@ class BusHub:
         self._paused: set[str] = set()  # tables paused here: their lease may lapse
         self._alone: set[str] = set()  # tables unrenewed, played on: no other machine is live
         self._stopping = asyncio.Event()
+        self._started = False
         self.desk = OwnerDesk(local, bus, self._stopping, self._local_lobby_changed)
         self.feeds = SpectatorFeeds(self)  # one stream per table owned elsewhere, shared
         # Finished replays through Redis, so every machine serves each one (`net.replay_share`).
@@ -129,7 +130,11 @@ class BusHub:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Claim the tables of the data dir nobody owns, then run the bus tasks."""
+        """Claim the tables of the data dir nobody owns, then run the bus tasks (once: a second
+        call, as from a server given a hub already started, does nothing)."""
+        if self._started:
+            return
+        self._started = True
         if await self.bus.ping():
             with contextlib.suppress(RedisError, OSError):
                 await self.bus.heartbeat()  # in the machine registry before anything else

@@ -137,6 +137,10 @@ class LeaseKeeper:
 
     def _run(self) -> None:
         while not self._stop.wait(self._every):
+            if self._loop.is_closed():  # (its hub is gone without stopping us: so do we)
+                log.warning("event=leases-orphaned worker=%s: the event loop closed", self._worker)
+                self._redis.close()
+                return
             if self.paused.is_set():
                 continue
             self.renew_now()
