@@ -366,3 +366,27 @@ async def test_a_machine_that_joins_while_a_lone_owner_is_cut_off_may_take_the_t
     finally:
         await b.close()
         await a.close()
+
+
+def test_a_lease_keeper_whose_event_loop_closed_stops_itself(redis_server):
+    """A keeper outliving its hub (never stopped) would renew and heartbeat for ever."""
+    import time
+
+    from net.leases import LeaseKeeper
+
+    loop = asyncio.new_event_loop()
+    keeper = LeaseKeeper(
+        redis_server.url,
+        worker="wx",
+        lease=0.3,
+        key=lambda *parts: "speedway:" + ":".join(parts),
+        lost=lambda _t: None,
+        loop=loop,
+    )
+    keeper.start()
+    loop.close()
+    deadline = time.monotonic() + 5
+    while keeper._thread.is_alive():
+        assert time.monotonic() < deadline, "the keeper still runs"
+        time.sleep(0.05)
+    keeper.stop()
