@@ -9,6 +9,7 @@ raises `HubError` ``bus-down`` with a sentence.
 
 Keys (``PREFIX`` = ``speedway:``): ``owner:ID`` (the owner's worker id, with expiry),
 ``fence:ID`` and ``epoch`` (the lease's fencing token and the counter behind it, `net.leases`),
+``machines`` (sorted set: the live processes of every machine, `net.machines`),
 ``lobby`` (hash: table id -> `LobbyEntry`) and channel ``lobby`` (a change happened),
 ``codes`` (hash: invite code -> table id), ``rpc:WORKER`` (requests to one process),
 ``reply:REQ`` (one answer), ``view:VIEWER`` (stream: one remote viewer's updates, in order,
@@ -24,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import Any
 
 import msgspec
@@ -44,6 +46,7 @@ from core.game import (
 )
 from net.hub import HubError, Identity, StepUpdate, TableInfo, Update, Welcome
 from net.leases import FENCE_MS, LEASE
+from net.machines import HEARTBEAT, LEAVE, Peers
 
 __all__ = [
     "PREFIX",
@@ -162,6 +165,9 @@ class Bus:
         self._renew = self.redis.register_script(_RENEW)
         self._claim = self.redis.register_script(LEASE)
         self._release = self.redis.register_script(_RELEASE)
+        self._heartbeat = self.redis.register_script(HEARTBEAT)
+        self._leave = self.redis.register_script(LEAVE)
+        self.peers: Peers | None = None  # the machine registry as last seen (set by the hub)
 
     def key(self, *parts: str) -> str:
         return PREFIX + ":".join(parts)
@@ -191,10 +197,32 @@ class Bus:
 
     async def claim(self, table_id: str) -> int:
         """Take the table's lease if nobody holds it (or we already do): its fencing token (the
-        epoch, `net.leases`), or 0 when another process holds it."""
+        epoch, `net.leases`), or 0 when another process holds it. With ``peers``, the same
+        round trip registers this process first (`net.machines`): a claimer is always in the
+        registry, so an owner that could lose a table to it knows of it."""
         keys = [self.key("owner", table_id), self.key("fence", table_id), self.key("epoch")]
         args: list[str | int] = [self.worker, int(self.lease * 1000), "", FENCE_MS]
-        return int(await self._claim(keys=keys, args=args))
+        if self.peers is None:
+            return int(await self._claim(keys=keys, args=args))
+        sent = time.monotonic()
+        pipe = self.redis.pipeline(transaction=True)  # (one MULTI: registered, then claimed)
+        await self._heartbeat(keys=[self.key("machines")], args=self.peers.args(), client=pipe)
+        await self._claim(keys=keys, args=args, client=pipe)
+        members, epoch = await pipe.execute()
+        self.peers.saw(members, sent)
+        return int(epoch)
+
+    async def heartbeat(self) -> None:
+        """Register this process in the machine registry and read the others (`net.machines`)."""
+        if self.peers is not None:
+            sent = time.monotonic()
+            members = await self._heartbeat(keys=[self.key("machines")], args=self.peers.args())
+            self.peers.saw(members, sent)
+
+    async def leave(self) -> None:
+        """Out of the machine registry (this process closes; its machine's others stay)."""
+        if self.peers is not None:
+            await self._leave(keys=[self.key("machines")], args=[self.peers.member])
 
     async def renew(self, table_id: str) -> bool:
         """Extend our lease; False if it is not ours any more."""

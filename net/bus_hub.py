@@ -27,7 +27,12 @@ viewers), so nothing about play changes. What this module adds, with its helpers
   data dir lacks (`net.replay_share`), so any machine serves any replay.
 - *Bus down*: tables owned here keep playing for sessions here; anything that needs another
   process gets a `HubError` ``bus-down`` sentence; leases, the lobby and viewers resume when
-  Redis answers again.
+  Redis answers again. *Fencing* (`_fence`): an owner that cannot renew a table's lease pauses
+  it before the lease may lapse only if another machine could take it over, that is if the
+  machine registry (`net.machines`) had another machine's process live at our last contact
+  with Redis; on one machine alone the lock files already stop every other process from
+  taking a table that is still owned, so it plays on. Back on the bus, the lease renews only
+  under our epoch (else the table is let go).
 
 Must not: play, validate or redact itself (the owner's `LocalHub` does), write table files
 (`net.persist` at the owner), or import tui.
@@ -62,6 +67,7 @@ from net.hub import HubError, Identity, Notice, TableInfo, TableSpec, Watch
 from net.leases import LeaseKeeper
 from net.lobby_feed import follow_lobby, wake
 from net.local_hub import LocalHub
+from net.machines import Peers, machine_id
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
 from net.replay_share import ReplayShare, room_access
@@ -88,9 +94,15 @@ class BusHub:
         lobby_interval: float = 0.2,
         refresh: float = 2.0,
         mirror: LogMirror | None = None,
+        machine: str | None = None,
     ) -> None:
         self.local = local
         self.bus = bus
+        # Which machine this process is (`net.machines`: one kernel, one data dir), and what it
+        # knows of the others; the bus registers us with every claim, the keeper every round.
+        data = Path(local.data_dir) if local.data_dir is not None else None
+        self.peers = Peers(machine or machine_id(data), bus.worker, bus.lease)
+        bus.peers = self.peers
         self.mirror = mirror  # the local hub's copy in Redis: its writes carry our lease epochs
         self._game = game
         self.lobby_interval = lobby_interval
@@ -105,7 +117,9 @@ class BusHub:
         self._leases: LeaseKeeper | None = None
         self._claimed: dict[str, tuple[int, float]] = {}  # epoch, valid until (before keeper)
         self._paused: set[str] = set()  # tables paused here: their lease may lapse
+        self._alone: set[str] = set()  # tables unrenewed, played on: no other machine is live
         self._stopping = asyncio.Event()
+        self._started = False
         self.desk = OwnerDesk(local, bus, self._stopping, self._local_lobby_changed)
         self.feeds = SpectatorFeeds(self)  # one stream per table owned elsewhere, shared
         # Finished replays through Redis, so every machine serves each one (`net.replay_share`).
@@ -116,9 +130,14 @@ class BusHub:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Claim the tables of the data dir nobody owns, then run the bus tasks."""
-        await self.bus.ping()
-        if self.bus.up:
+        """Claim the tables of the data dir nobody owns, then run the bus tasks (once: a second
+        call, as from a server given a hub already started, does nothing)."""
+        if self._started:
+            return
+        self._started = True
+        if await self.bus.ping():
+            with contextlib.suppress(RedisError, OSError):
+                await self.bus.heartbeat()  # in the machine registry before anything else
             await self._refresh_lobby()
             for table_id in self.local.stored_tables():
                 await self._try_adopt(table_id)
@@ -132,6 +151,7 @@ class BusHub:
             lost=self._lease_lost,
             loop=loop,
             token=self._token,
+            peers=self.peers,
         )
         if self.mirror is not None:
 
@@ -167,6 +187,7 @@ class BusHub:
             with contextlib.suppress(RedisError, OSError):
                 for table_id in owned:  # another process may take them over at once
                     await self.bus.release(table_id)
+                await self.bus.leave()
         await self.bus.close()
 
     async def _claim(self, table_id: str) -> int:
@@ -372,37 +393,55 @@ class BusHub:
         log.warning("event=lease-lost table=%s worker=%s", table_id, self.bus.worker)
         self._unclaimed(table_id)
         self._paused.discard(table_id)
+        self._alone.discard(table_id)
         self.local.let_go(table_id, "This table moved to another server; reopen it from the lobby.")
 
     async def _fence(self) -> None:
-        """Pause every table of ours whose lease may lapse before it is renewed (this process
-        cannot reach Redis, so another may take the table over): no step is accepted here
-        after that moment. Play goes on here when the lease is renewed, with the same epoch;
-        if another process took it meanwhile, the keeper reports it lost instead."""
+        """Pause every table of ours whose lease may lapse before it is renewed, if another
+        machine could then take it over (this process cannot reach Redis): no step is accepted
+        here after that moment. Whether one could is what the machine registry said at our
+        last contact with Redis (`net.machines`): no other machine live then, and the lock
+        files of this machine's data dir keep every other process here from taking a table we
+        still hold, so it plays on, nothing said. Play goes on here when the lease is renewed,
+        with the same epoch; if another process took it meanwhile, the keeper (or the copy in
+        Redis, refusing a write) reports it lost instead."""
         margin = self.bus.lease / 6
         while not self._stopping.is_set():
             await sleep_until(self._stopping, self.bus.lease / 10)
             if self._leases is None:
                 continue
             now = time.monotonic()
+            alone = self.peers.alone
             for room in self.local.rooms():
                 until = self._leases.valid_until.get(room.id)
                 if until is None or room.status is TableStatus.FINISHED:
                     continue
-                if now >= until - margin:
-                    if room.stopped is None:
-                        room.stopped = PAUSED
-                        self._paused.add(room.id)
-                        log.warning("event=fenced table=%s worker=%s", room.id, self.bus.worker)
-                        _tell(room, "This table is paused: " + PAUSED)
+                if now < until - margin:  # renewed in time
+                    self._alone.discard(room.id)
+                    if room.id in self._paused:
+                        self._paused.discard(room.id)
+                        if room.stopped == PAUSED:
+                            room.stopped = None
+                            room.step_time = self.local.clock()  # (a turn timer starts afresh)
+                            log.info("event=unfenced table=%s worker=%s", room.id, self.bus.worker)
+                            _tell(room, "The shared bus answers again: play goes on.")
+                            self.local.scheduler.kick(room)
                 elif room.id in self._paused:
-                    self._paused.discard(room.id)
-                    if room.stopped == PAUSED:
-                        room.stopped = None
-                        room.step_time = self.local.clock()  # (a turn timer starts afresh)
-                        log.info("event=unfenced table=%s worker=%s", room.id, self.bus.worker)
-                        _tell(room, "The shared bus answers again: play goes on.")
-                        self.local.scheduler.kick(room)
+                    continue  # (paused until its lease is renewed)
+                elif alone:  # nobody could take it over: it plays on
+                    if room.id not in self._alone:
+                        self._alone.add(room.id)
+                        log.info(
+                            "event=unrenewed-alone table=%s worker=%s: no other machine on the "
+                            "bus; plays on",
+                            room.id,
+                            self.bus.worker,
+                        )
+                elif room.stopped is None:
+                    room.stopped = PAUSED
+                    self._paused.add(room.id)
+                    log.warning("event=fenced table=%s worker=%s", room.id, self.bus.worker)
+                    _tell(room, "This table is paused: " + PAUSED)
 
     async def _keep_leases(self) -> None:
         """Hand our tables to the lease keeper; take over orphaned tables."""
@@ -412,9 +451,10 @@ class BusHub:
                 return
             if not await self.bus.ping():
                 self._orphaned.clear()  # nothing is known while the bus is down
-                continue  # our tables play on here; nobody else can take them
+                continue  # our tables play on here (or pause, if another machine may take them)
             if self._leases is not None:  # (renewed on the keeper's own thread)
                 self._leases.retain({room.id for room in self.local.rooms()})
+            await self._catch_up()
             await self._share_replays()  # (one that failed a moment ago: again)
             for table_id, entry in list(self._remote.items()):
                 if entry.owner == self.bus.worker or self.local.has(table_id):
@@ -442,6 +482,24 @@ class BusHub:
                     )
                     task.add_done_callback(functools.partial(self._adopted, table_id))
                     self._orphaned.pop(table_id, None)
+
+    async def _catch_up(self) -> None:
+        """The bus answers again: the copy in Redis of every table of ours that missed some
+        (steps accepted while Redis was down) catches up now, not only at its next step."""
+        if self.mirror is None or self.local.data_dir is None:
+            return
+        rooms = {room.id: room for room in self.local.rooms()}
+        for table_id in self.mirror.lagging():
+            room = rooms.get(table_id)
+            path = Path(self.local.data_dir) / "tables" / f"{table_id}.log"
+            try:
+                if room is None:
+                    await asyncio.to_thread(self.mirror.catch_up, table_id, None)
+                    continue
+                async with room.lock:  # (between two steps: only whole, fsynced records)
+                    await asyncio.to_thread(self.mirror.catch_up, table_id, path)
+            except (RedisError, OSError):
+                pass  # (fenced: the hub is told and lets it go; down: again next time)
 
     # ------------------------------------------------------------------ requests to owners
 

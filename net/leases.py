@@ -15,8 +15,12 @@ is alive", not "its event loop is quick": a loop slowed by a burst of screens mu
 tables to another process (which would restore them and make the burst worse). For each table
 it keeps ``valid_until`` (monotonic: when the lease it last renewed expires at the earliest,
 counted from before the renewal was sent); the hub stops taking steps before that moment
-passes unrenewed (`net.bus_hub`). A table whose lease another process holds is reported back
-to the loop (``lost``), which stops playing it there; a fresh epoch is reported (``token``).
+passes unrenewed (`net.bus_hub`) *if* another machine could take it over: every round also
+sends this process's heartbeat to the machine registry (`net.machines`, first in the same
+pipeline) and hands its answer to ``peers``, so the hub knows, from the last round that reached
+Redis, whether any other machine was live then. A table whose lease another process holds is
+reported back to the loop (``lost``), which stops playing it there; a fresh epoch is reported
+(``token``).
 
 Must not: touch rooms or the hub (it only knows table ids, and calls back through the loop).
 """
@@ -32,6 +36,8 @@ from typing import Any
 
 import redis
 from redis.exceptions import RedisError
+
+from net.machines import HEARTBEAT, Peers
 
 __all__ = ["LeaseKeeper"]
 
@@ -74,9 +80,12 @@ class LeaseKeeper:
         lost: Callable[[str], None],
         loop: asyncio.AbstractEventLoop,
         token: Callable[[str, int], None] = lambda _t, _e: None,
+        peers: Peers | None = None,
     ) -> None:
         self._redis: Any = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=0.5)
         self._take = self._redis.register_script(LEASE)
+        self._heartbeat = self._redis.register_script(HEARTBEAT)
+        self.peers = peers
         self._worker = worker
         self._lease = lease
         self._lease_ms = int(lease * 1000)
@@ -128,6 +137,10 @@ class LeaseKeeper:
 
     def _run(self) -> None:
         while not self._stop.wait(self._every):
+            if self._loop.is_closed():  # (its hub is gone without stopping us: so do we)
+                log.warning("event=leases-orphaned worker=%s: the event loop closed", self._worker)
+                self._redis.close()
+                return
             if self.paused.is_set():
                 continue
             self.renew_now()
@@ -139,13 +152,15 @@ class LeaseKeeper:
         sent = time.monotonic()
         try:
             pipe = self._redis.pipeline(transaction=False)
+            if self.peers is not None:
+                self._heartbeat(keys=[self._key("machines")], args=self.peers.args(), client=pipe)
             for table_id, epoch in tables:
                 keys = [self._key("owner", table_id), self._key("fence", table_id),
                         self._key("epoch")]  # fmt: skip
                 args: list[str | int] = [self._worker, self._lease_ms,
                                          "" if epoch is None else str(epoch), FENCE_MS]  # fmt: skip
                 self._take(keys=keys, args=args, client=pipe)
-            answers = pipe.execute()
+            answers = pipe.execute() if len(pipe) else []
         except (RedisError, OSError) as err:
             if self.up:
                 log.warning("event=leases-unrenewed worker=%s: %s", self._worker, err)
@@ -154,6 +169,9 @@ class LeaseKeeper:
         if not self.up:
             log.info("event=leases-renewed worker=%s", self._worker)
         self.up = True
+        if self.peers is not None:
+            self.peers.saw(answers[0], sent)
+            answers = answers[1:]
         for (table_id, epoch), ours in zip(tables, answers, strict=True):
             if not ours:
                 self.drop(table_id)

@@ -8,7 +8,10 @@ those files into its own ``DATA/tables/`` (`restore_into`) and restores the tabl
 from its own disk. With AOF persistence in Redis (README) the copy survives a Redis restart.
 
 A failed copy never stops a table (the owner's disk has it; the next write copies what is
-missing, from the offset Redis has); it is logged once per table until it succeeds again.
+missing, from the offset Redis has, and so does `catch_up`, which the bus hub calls for every
+lagging table once Redis answers again, so a table that takes no step after an outage is
+copied too); it is logged once per table until it succeeds again. The copies of one table are
+made one at a time (a lock per table: the disk threads and `catch_up` may race).
 
 *Fencing*: once the owner's hub has a table's lease epoch (`net.leases`; ``tokens``), every
 write of that table's copy is one script that first checks ``fence:ID`` still holds that epoch.
@@ -28,6 +31,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -84,6 +88,8 @@ class LogMirror:
         self._owed: dict[str, dict[str, bytes | None]] = {}  # small files not copied yet
         self.tokens: dict[str, int] = {}  # table -> its lease epoch here (set by the bus hub)
         self.on_fenced: Callable[[str], None] = lambda _table_id: None  # (from any thread)
+        self._locks: dict[str, threading.RLock] = {}  # one copy of a table at a time
+        self._dropped: set[str] = set()  # over, but the deletion of its copy failed
         self._xadd = self.redis.register_script(_XADD)
         self._files = self.redis.register_script(_FILES)
 
@@ -143,8 +149,47 @@ class LogMirror:
             self._failing.discard(table_id)
             log.info("table %s: the copy in Redis caught up", table_id)
 
+    def _lock(self, table_id: str) -> threading.RLock:
+        return self._locks.setdefault(table_id, threading.RLock())
+
+    def lagging(self) -> list[str]:
+        """Tables whose copy in Redis misses something the disk has (a copy failed)."""
+        failing, owed = set(self._failing), dict(self._owed)  # (copies: disk threads write)
+        return sorted(failing | {t for t, files in owed.items() if files})
+
+    def catch_up(self, table_id: str, path: Path | None) -> None:
+        """Copy what the table's copy in Redis lacks (``path``: its log, if it has one; None:
+        the table is not played here any more, so only a deletion still owed is made), unless
+        Redis failed a moment ago (raises `Fenced`, as a write does)."""
+        with self._lock(table_id):
+            if table_id not in self.lagging() or time.monotonic() < self._retry_at:
+                return
+            if table_id in self._dropped:  # its copy should be gone: only the deletion again
+                if table_id not in self.tokens:  # (not ours any more: another's copy stays)
+                    self._dropped.discard(table_id)
+                    self._owed.pop(table_id, None)
+                    self._failing.discard(table_id)
+                    return
+                self._files_now(table_id, {})
+                if not self._owed.get(table_id):
+                    self._dropped.discard(table_id)
+                    self.tokens.pop(table_id, None)
+                    self._locks.pop(table_id, None)
+                return
+            if path is None:  # (gone from here: nothing of it is ours to copy)
+                self._failing.discard(table_id)
+                self._owed.pop(table_id, None)
+            elif path.exists():
+                self._log_tail_now(table_id, path)
+            else:
+                self._files_now(table_id, {})
+
     def files(self, table_id: str, files: dict[str, bytes | None]) -> None:
         """Small files of the table (``seed``, ``meta``, ``wait``): set, or deleted (None)."""
+        with self._lock(table_id):
+            self._files_now(table_id, files)
+
+    def _files_now(self, table_id: str, files: dict[str, bytes | None]) -> None:
         if self._skip(table_id):
             self._owed.setdefault(table_id, {}).update(files)
             return
@@ -160,6 +205,10 @@ class LogMirror:
 
     def log_tail(self, table_id: str, path: Path) -> None:
         """The log's bytes Redis does not have yet (everything written so far is fsynced)."""
+        with self._lock(table_id):
+            self._log_tail_now(table_id, path)
+
+    def _log_tail_now(self, table_id: str, path: Path) -> None:
         if self._skip(table_id):
             return
         if self._owed.get(table_id):
@@ -184,6 +233,10 @@ class LogMirror:
 
     def reset_log(self, table_id: str, path: Path) -> None:
         """The log as it is on disk now (after a restore cut a torn tail): the copy anew."""
+        with self._lock(table_id):
+            self._reset_log_now(table_id, path)
+
+    def _reset_log_now(self, table_id: str, path: Path) -> None:
         try:
             self._write_files(table_id, {"log": None})
             self._sent[table_id] = 0
@@ -203,14 +256,23 @@ class LogMirror:
 
     def drop(self, table_id: str) -> None:
         """The table is over (published or abandoned): its copy goes, the seed with it."""
-        self._sent.pop(table_id, None)
-        try:
-            self._write_files(table_id, dict.fromkeys(("log", "seed", "meta", "wait")))
-        except Fenced:
-            pass  # (the new owner's copy stays; logged, and the hub lets the table go)
-        except (RedisError, OSError) as err:
-            self._failed(table_id, err)
-        self.tokens.pop(table_id, None)
+        gone = dict.fromkeys(("log", "seed", "meta", "wait"))
+        with self._lock(table_id):
+            self._sent.pop(table_id, None)
+            self._owed.pop(table_id, None)
+            try:
+                self._write_files(table_id, gone)
+            except Fenced:
+                pass  # (the new owner's copy stays; logged, and the hub lets the table go)
+            except (RedisError, OSError) as err:
+                self._failed(table_id, err)
+                self._owed[table_id] = dict(gone)  # deleted by `catch_up` (under our epoch)
+                self._dropped.add(table_id)
+                return
+            self._failing.discard(table_id)
+            self._dropped.discard(table_id)
+            self.tokens.pop(table_id, None)
+        self._locks.pop(table_id, None)
 
     def restore_into(self, table_id: str, root: Path) -> bool:
         """Write the table's files from Redis into ``root`` (``DATA/tables``) when Redis has

@@ -4,8 +4,8 @@ Each server is `tests.net.run_server` (the real `run_server`, Dash injected, the
 `tests.net.mini_app`) with ``--bus`` on a redis-server of the test's own, all sharing one data
 dir as workers on one machine do. Two players on different servers race at one table while a
 spectator follows from a third; the owner is SIGKILLed mid-race and the race goes on elsewhere;
-Redis is restarted mid-race; every lobby shows the same table; the replay downloads from any
-server. 127.0.0.1 only, every wait bounded.
+Redis is restarted mid-race, or down for a while (the owner, alone on its machine, plays on);
+every lobby shows the same table; the replay downloads from any server. 127.0.0.1 only, every wait bounded.
 """
 
 from __future__ import annotations
@@ -187,32 +187,27 @@ async def test_redis_restarted_mid_race_loses_nothing(bus_servers, redis_server)
 async def test_redis_down_the_owners_players_play_on_others_are_told_then_catch_up(
     bus_servers, redis_server
 ):
-    # A longer lease: Ann's first move must land before the owner pauses (5/6 of a lease after
-    # its last renewal), even on a loaded machine.
-    s1, s2 = bus_servers("4"), bus_servers("4")
+    # Both servers share one data dir: one machine, alone on the bus. Its lock files keep the
+    # table with its owner, so the owner plays on however long Redis is down: no pause.
+    s1, s2 = bus_servers(), bus_servers()
     (ann, t_ann), (bob, t_bob), (eve, t_eve) = await start_race(s1, s2, s2)
     assert states(t_ann)[-1] == 0  # Ann's move (seat 0), at her own server: the owner
     await asyncio.to_thread(redis_server.stop)
+    await asyncio.sleep(3 * float(LEASE))  # long past the moment a fenced owner would pause
     t_ann.send("r")
     await at_state(t_ann, 1)  # accepted, logged and shown without the bus
     t_bob.send("s")  # Bob's server cannot reach the owner: told so in one sentence
     await t_bob.wait_for("REFUSED The shared server bus is unreachable just now")
     assert states(t_bob)[-1] == 0
-    # Down for longer than a lease: the owner cannot know that no other machine takes the
-    # table over, so it stops taking steps before its lease may lapse (fencing), and says so.
-    await t_ann.wait_for(
-        "NOTICE This table is paused: this server lost touch with the shared bus", within=20
-    )
-    t_ann.send("r")
-    await t_ann.wait_for("REFUSED This table stopped: this server lost touch with the shared bus")
-    assert states(t_ann)[-1] == 1
+    assert "paused" not in t_ann.text  # nothing alarming said at the owner
+    assert "REFUSED" not in t_ann.text
     await asyncio.to_thread(redis_server.start)
-    await t_ann.wait_for("NOTICE The shared bus answers again: play goes on.", within=20)
     for t in (t_bob, t_eve):  # what the owner accepted meanwhile reaches them when it is back
         await at_state(t, 1, within=20)
     end = await race_to_the_end({0: t_ann, 1: t_bob}, [t_eve])
     assert end > 1
     assert "moved to another server" not in t_ann.text  # the owner kept its table
+    assert "paused" not in t_ann.text
     for t in (t_ann, t_bob, t_eve):
         seen = states(t)
         assert seen == sorted(seen)
