@@ -18,15 +18,10 @@ import asyncssh
 from net.hub import Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from net.server import RELEASE_AFTER, Limits, SpeedwayServer, load_or_create_host_key
+from tests.net.frames import app_factory
 from tests.net.sshclient import T, Term, connect
 
 ME = Identity(id="test:seats", nickname="seats")
-
-
-def app_factory(**kw):
-    from tui.cli import ssh_app_factory
-
-    return ssh_app_factory(**kw)
 
 
 async def login(port: int, nick: str) -> tuple[asyncssh.SSHClientConnection, Term, str]:

@@ -12,57 +12,16 @@ from __future__ import annotations
 import asyncio
 
 import asyncssh
-import pyte
 
 from net.hub import Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from net.server import Limits, SpeedwayServer, load_or_create_host_key
+from tests.net.frames import SIZE, app_factory, quiet, rendered, session_of, shown, until
 from tests.net.sshclient import T, Term, connect
 
 KEYS = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("Ann", "Bob", "Eve")}
 ME = Identity(id="test:seats", nickname="seats")
 BOTS = ["shrewd", "random", "shrewd", "random"]
-SIZE = (80, 24)
-
-
-def app_factory(**kw):
-    from tui.cli import ssh_app_factory
-
-    return ssh_app_factory(**kw)
-
-
-async def until(cond, within: float = T) -> None:
-    async def loop() -> None:
-        while not cond():  # noqa: ASYNC110 - bounded poll of the server
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(loop(), within)
-
-
-async def quiet(terms: list[Term], gap: float = 0.4) -> None:
-    """Until no client has received anything for ``gap`` seconds."""
-    for _ in range(int(T / gap)):
-        before = [len(t.out) for t in terms]
-        await asyncio.sleep(gap)
-        if [len(t.out) for t in terms] == before:
-            return
-    raise AssertionError("the clients never went quiet")
-
-
-def shown(term: Term) -> list[str]:
-    screen = pyte.Screen(*SIZE)
-    pyte.ByteStream(screen).feed(term.out)
-    return [line.rstrip() for line in screen.display]
-
-
-def rendered(app) -> list[str]:
-    strips = app.screen._compositor.render_strips()
-    return ["".join(s.text for s in strip).rstrip() for strip in strips]
-
-
-def session_of(server, name: str):
-    fp = KEYS[name].get_fingerprint("sha256")
-    return next(s for s in server.sessions if s.conn.identity_id == fp and s.app is not None)
 
 
 async def test_spectators_over_ssh_share_the_leaders_frames(tmp_path):
@@ -101,25 +60,25 @@ async def test_spectators_over_ssh_share_the_leaders_frames(tmp_path):
         roles = {}
 
         def grouped() -> bool:
-            roles.update({n: session_of(server, n).driver.mirror_role for n in KEYS})
+            roles.update({n: session_of(server, KEYS[n]).driver.mirror_role for n in KEYS})
             return sorted(map(str, roles.values())) == ["follower", "follower", "leader"]
 
         await until(grouped)
         leader = next(n for n, r in roles.items() if r == "leader")
         await play(10)
         await quiet(list(terms.values()))
-        want = rendered(session_of(server, leader).app)
+        want = rendered(session_of(server, KEYS[leader]).app)
         assert any("Turn" in line for line in want)
         for name, term in terms.items():
             assert shown(term) == want, name
 
         me = next(n for n in KEYS if n != leader)
         terms[me].send("\x1b[I")  # a focus report: that spectator's own input
-        await until(lambda: session_of(server, me).driver.mirror_role is None)
+        await until(lambda: session_of(server, KEYS[me]).driver.mirror_role is None)
         await play(5)
         await quiet(list(terms.values()))
-        assert shown(terms[me]) == rendered(session_of(server, me).app)
-        want = rendered(session_of(server, leader).app)
+        assert shown(terms[me]) == rendered(session_of(server, KEYS[me]).app)
+        want = rendered(session_of(server, KEYS[leader]).app)
         assert shown(terms[me]) == want  # its own frames show the same race
         for name, term in terms.items():
             assert shown(term) == want, name
