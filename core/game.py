@@ -69,6 +69,7 @@ __all__ = [
     "bot_chance",
     "check_seats",
     "fold",
+    "redacted",
 ]
 
 
@@ -327,6 +328,16 @@ def fold(game: Game, state: Any, events: Iterable[Any]) -> Any:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def redacted(game: Game, events: Iterable[Any], seat: int | None) -> list[Any]:
+    """``events`` as ``seat`` may see them (None: a spectator); events it may not see drop."""
+    out = []
+    for event in events:
+        seen = game.redact(event, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
 
 
 def check_seats(game: Game, n_seats: int) -> None:

@@ -38,6 +38,7 @@ from core.game import (
     Step,
     Table,
     config_from_options,
+    redacted,
 )
 from net.hub import (
     ChatLine,
@@ -781,13 +782,3 @@ def build_table(game: Game, spec: TableSpec, seats: list[Seat], seed: int) -> Ta
         return Table(game, config, seats, seed, setup_events=past)
     except ConfigError as err:
         raise HubError("config-refused", str(err)) from None
-
-
-def redacted(game: Game, events: list[Any], seat: int | None) -> list[Any]:
-    """``events`` as ``seat`` may see them (None: a spectator); events it may not see drop."""
-    out = []
-    for event in events:
-        r = game.redact(event, seat)
-        if r is not None:
-            out.append(r)
-    return out

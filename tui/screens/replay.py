@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static
 
-from core.game import ConfigError
+from core.game import ConfigError, redacted
 from net.hub import TableSpec
 from replays import Replay, ReplayError, VerifyReport, open_replay, verify
 from tui.fold import LogLine, describe_events
@@ -272,14 +272,9 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
         assert self.replay is not None
         game = self.replay.game
         events = self.replay.steps[k].events
-        if self.perspective is None:
+        if self.perspective is None:  # the viewer's omniscient view: every hand shown
             return list(events)
-        out = []
-        for event in events:
-            seen = game.redact(event, self.perspective)
-            if seen is not None:
-                out.append(seen)
-        return out
+        return redacted(game, events, self.perspective)
 
     def rebuild_lines(self) -> None:
         assert self.replay is not None
