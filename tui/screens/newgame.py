@@ -78,6 +78,18 @@ def _optional_int(kind: mi.Type) -> bool:
     )
 
 
+def _no_yes(row_id: str, label: str, no: str, yes: str) -> Choice:
+    """A network table's yes/no row, "no" first and chosen."""
+    return Choice(
+        [(no, False), (yes, True)],
+        value=False,
+        id=row_id,
+        label=label,
+        classes="field",
+        label_width=LABEL_WIDTH,
+    )
+
+
 def app_network(screen: SpeedwayScreen) -> bool:
     return screen.speedway.network
 
@@ -127,27 +139,14 @@ class NewGameScreen(SpeedwayScreen):
             )
             yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
             if self.speedway.network:
-                yield Choice(
-                    [
-                        ("no: listed in the lobby", False),
-                        ("yes: join by invite code only", True),
-                    ],
-                    value=False,
-                    id="private",
-                    label="Private table",
-                    classes="field",
-                    label_width=LABEL_WIDTH,
+                yield _no_yes(
+                    "private",
+                    "Private table",
+                    "no: listed in the lobby",
+                    "yes: join by invite code only",
                 )
-                yield Choice(
-                    [
-                        ("no", False),
-                        ("yes: every player sees it", True),
-                    ],
-                    value=False,
-                    id="coaching",
-                    label="Coaching at this table",
-                    classes="field",
-                    label_width=LABEL_WIDTH,
+                yield _no_yes(
+                    "coaching", "Coaching at this table", "no", "yes: every player sees it"
                 )
             yield Static("", id="newgame-error", classes="error")
             with Horizontal(classes="buttons"):
