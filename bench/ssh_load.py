@@ -229,6 +229,7 @@ class LoadResult:
     window: float
     latencies_ms: list[float] = field(default_factory=list)
     missed: int = 0
+    quiet: int = 0  # (viewer, step) pairs whose step changed nothing on that screen (not timed)
     steps: int = 0
     gcs: list[tuple[int, float]] = field(default_factory=list)  # (generation, ms) in the window
     gc_longest_cpu_ms: float = 0.0
@@ -252,6 +253,7 @@ class LoadResult:
             "max": round(max(lat), 1) if lat else None,
             "samples": len(lat),
             "missed": self.missed,
+            "quiet": self.quiet,
             "gc_longest_ms": round(self.gc_longest_ms, 1),
             "gc_longest_cpu_ms": round(self.gc_longest_cpu_ms, 1),
             "cpu": round(self.cpu_share, 3),
@@ -358,10 +360,24 @@ async def run_load(
 def _match(
     result: LoadResult, trace: list[dict[str, Any]], clients: list[Client], t0: float, t1: float
 ) -> None:
+    """Latency of each (viewer, step): the step's broadcast to the viewer's next bytes.
+
+    A step the server's screens drew nothing for (a ``quiet`` record: nothing they show
+    changed) has no latency of its own; a viewer whose next bytes came only after the table's
+    next step is counted in ``quiet``, not timed. Every client here watches as a spectator,
+    so only the spectators' quiet records apply.
+    """
     steps: dict[str, list[float]] = {}
+    quiet: set[tuple[str, float]] = set()
+    states: dict[tuple[str, int], float] = {}
+    quiet_states: list[tuple[str, int]] = []
     for rec in trace:
-        if rec["k"] == "step" and t0 <= rec["t"] <= t1:
-            steps.setdefault(rec["table"], []).append(rec["t"])
+        if rec["k"] == "step":
+            states[(rec["table"], rec["state"])] = rec["t"]
+            if t0 <= rec["t"] <= t1:
+                steps.setdefault(rec["table"], []).append(rec["t"])
+        elif rec["k"] == "quiet" and rec["seat"] is None:
+            quiet_states.append((rec["table"], rec["state"]))
         elif rec["k"] == "shared" and t0 <= rec["t"] <= t1:
             result.shared = max(result.shared, rec["members"] - rec["groups"])
         elif rec["k"] == "gc" and t0 <= rec["t"] <= t1:
@@ -369,14 +385,28 @@ def _match(
             result.gc_longest_cpu_ms = max(result.gc_longest_cpu_ms, rec.get("cpu_ms", 0.0))
             result.gc_longest_ms = max(result.gc_longest_ms, rec["ms"])
             result.gc_total_ms += rec["ms"]
+    every: dict[str, list[float]] = {}
+    for (table, _state), t in states.items():
+        every.setdefault(table, []).append(t)
+    for times_of in every.values():
+        times_of.sort()
+    for key in quiet_states:
+        if key in states:
+            quiet.add((key[0], states[key]))
     result.steps = sum(len(v) for v in steps.values())
     if steps:
         result.steps_per_table_s = result.steps / len(steps) / (t1 - t0)
     for c in clients:
         times = c.times
-        for tb in steps.get(c.table or "", []):
+        table = c.table or ""
+        later = every.get(table, [])
+        for tb in steps.get(table, []):
             k = bisect.bisect_left(times, tb)
-            if k < len(times) and times[k] - tb < 5.0:
+            n = bisect.bisect_right(later, tb)
+            following = later[n] if n < len(later) else float("inf")
+            if (table, tb) in quiet and (k >= len(times) or times[k] > following):
+                result.quiet += 1
+            elif k < len(times) and times[k] - tb < 5.0:
                 result.latencies_ms.append((times[k] - tb) * 1000)
             else:
                 result.missed += 1

@@ -122,6 +122,7 @@ class SSHDriver(Driver):
         self._restored = False
         self._on_first_frame = on_first_frame
         self.bytes_out = 0
+        self.writes = 0  # the app's own writes (the load benchmark's "quiet step" check)
         self.coalesced = 0  # input events dropped as repeats of one still queued
         self.parse_errors = 0  # malformed input the parser choked on (dropped, session goes on)
         self._last_key: str | None = None
@@ -133,6 +134,7 @@ class SSHDriver(Driver):
     # ---------------------------------------------------------------- output
 
     def write(self, data: str) -> None:
+        self.writes += 1
         if self._divert is not None:
             self._divert.write_bytes(data.encode("utf-8", errors="replace"))
             return

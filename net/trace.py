@@ -8,6 +8,9 @@ buffered in memory and appended to FILE as JSON lines once a second and at exit,
 a few microseconds per step and never blocks the loop on disk.
 
 Lines: ``{"k": "step", "t": T, "table": ID, "state": N, "viewers": V}``,
+``{"k": "quiet", "t": T, "table": ID, "state": N, "seat": S}`` (a session's table screen, seen from
+seat S or None for a spectator, drew nothing for step N: nothing it shows changed, such as who is
+asked in a Cthulhu 500 reaction window; written by the screen when the next step arrives),
 ``{"k": "shared", "t": T, "groups": G, "members": M}`` (once a second: sessions sharing frames,
 `net.mirror`), ``{"k": "gc", "t": T, "gen": G, "ms": D, "cpu_ms": C, "collected": N}`` (``ms`` is the wall time
 of the pause, ``cpu_ms`` the thread's CPU time in it: on a loaded machine the first grows when the
@@ -25,7 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Trace", "from_environment"]
+__all__ = ["Trace", "active", "from_environment"]
+
+_ACTIVE: Trace | None = None
 
 
 class Trace:
@@ -44,6 +49,12 @@ class Trace:
         self._buffer.append(
             f'{{"k":"step","t":{time.monotonic():.6f},"table":"{table_id}",'
             f'"state":{state_id},"viewers":{viewers}}}'
+        )
+
+    def quiet(self, table_id: str, state_id: int, seat: int | None) -> None:
+        self._buffer.append(
+            f'{{"k":"quiet","t":{time.monotonic():.6f},"table":"{table_id}",'
+            f'"state":{state_id},"seat":{"null" if seat is None else seat}}}'
         )
 
     def mark(self, what: str) -> None:
@@ -90,5 +101,12 @@ class Trace:
 
 def from_environment() -> Trace | None:
     """The trace asked for by ``SPEEDWAY_TRACE`` (None when it is unset)."""
+    global _ACTIVE
     path = os.environ.get("SPEEDWAY_TRACE")
-    return Trace(Path(path)) if path else None
+    _ACTIVE = Trace(Path(path)) if path else None
+    return _ACTIVE
+
+
+def active() -> Trace | None:
+    """This process's trace, once `from_environment` made one (for records from the screens)."""
+    return _ACTIVE

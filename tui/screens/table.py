@@ -46,6 +46,7 @@ from net.hub import (
 )
 from net.mirror import enabled as shared_frames_enabled
 from net.ssh_driver import SSHDriver
+from net.trace import active as active_trace
 from tui.fold import LogLine, TableFold, commitment_line
 from tui.screens.base import SpeedwayScreen
 from tui.settings import ANIMATION_DELAYS
@@ -403,6 +404,7 @@ class TableScreen(SpeedwayScreen):
             self.refresh_bindings()  # a spectator's footer drops the move keys
             self.call_after_refresh(self.offer_shared_frames)
         elif isinstance(update, StepUpdate) and self.fold is not None:
+            self._trace_quiet(update.state_id)
             over = self.fold.result() is not None
             lines = self.fold.apply(update)
             if not over and self.fold.result() is not None:
@@ -445,6 +447,30 @@ class TableScreen(SpeedwayScreen):
             self.board.add_log([line])
         elif isinstance(update, Notice) and not following:  # a follower shows the leader's
             self.notify(update.text)
+
+    _traced: tuple[int, int] | None = None
+    """When tracing: the last step shown and the driver's write count when it arrived."""
+
+    def _trace_quiet(self, state_id: int) -> None:
+        """Tell the load benchmark's trace that the last step drew nothing (`net.trace`).
+
+        A step whose changes are not shown (who is asked in a reaction window) writes no byte,
+        so its viewers' "first bytes after it" are the next step's. It drew nothing if no
+        write came between it and this step and no paint is waiting; only a screen that draws
+        for itself can tell (a follower's frames are its leader's)."""
+        trace = active_trace()
+        driver = self._ssh_driver() if trace is not None else None
+        if trace is None or driver is None or self.fold is None:
+            return
+        last, self._traced = self._traced, None
+        if self._following() or self.app.screen is not self:
+            return
+        screen_busy = (
+            self._dirty_widgets or self._layout_required or self._repaint_required
+        )
+        if last is not None and last[1] == driver.writes and not screen_busy:
+            trace.quiet(self.fold.table.id, last[0], self.perspective)
+        self._traced = (state_id, driver.writes)
 
     # ---------------------------------------------------------------- shared frames
 
