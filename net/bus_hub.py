@@ -66,7 +66,7 @@ from net.bus import (
 from net.hub import HubError, Identity, Notice, TableInfo, TableSpec, Watch
 from net.leases import LeaseKeeper
 from net.lobby_feed import follow_lobby, wake
-from net.local_hub import LocalHub
+from net.local_hub import PAUSED, LocalHub
 from net.machines import Peers, machine_id
 from net.owner_desk import OwnerDesk, lobby_entry
 from net.remote_watch import RemoteWatch, wire
@@ -159,6 +159,10 @@ class BusHub:
                 loop.call_soon_threadsafe(self._lease_lost, table_id)
 
             self.mirror.on_fenced = fenced
+            # Another machine live at our last contact with Redis could take a table over from
+            # its copy there: a step is then acknowledged only once the copy has it.
+            peers = self.peers
+            self.mirror.must_copy = lambda: not peers.alone
         for room in self.local.rooms():
             epoch, until = self._claimed.get(room.id, (None, 0.0))
             self._leases.keep(room.id, epoch, until)
@@ -418,6 +422,10 @@ class BusHub:
                     continue
                 if now < until - margin:  # renewed in time
                     self._alone.discard(room.id)
+                    if room.withheld:  # a step whose copy failed: copied now, then shown
+                        if not await self.local.release_withheld(room):
+                            continue
+                        self._paused.add(room.id)
                     if room.id in self._paused:
                         self._paused.discard(room.id)
                         if room.stopped == PAUSED:
@@ -683,10 +691,6 @@ class BusHub:
     # ------------------------------------------------------------------ answering requests
 
 
-PAUSED = (
-    "this server lost touch with the shared bus, so another server may take the table over; "
-    "it waits until the bus answers again."
-)
 
 
 def _tell(room: Room, text: str) -> None:

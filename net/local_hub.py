@@ -53,6 +53,7 @@ from net.hub import (
     Welcome,
 )
 from net.lobby_feed import follow_lobby, wake
+from net.log_mirror import NotCopied
 from net.persist import Restored, TableStore
 from net.room import OPEN_NAME, Room, TableStatus
 from net.sanitize import clean_chat, clean_nickname
@@ -63,6 +64,16 @@ from replays.format import commitment
 __all__ = ["LocalHub", "build_table", "redacted"]
 
 log = logging.getLogger("speedway.hub")
+
+PAUSED = (
+    "this server lost touch with the shared bus, so another server may take the table over; "
+    "it waits until the bus answers again."
+)
+"""Why a table on a bus waits (`net.bus_hub` pauses it; a step whose copy failed withholds it)."""
+WITHHELD = (
+    "Your move is kept, but not shown yet: " + PAUSED + " If another server takes the table "
+    "over first, the move is not made; make it again there."
+)
 
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -550,6 +561,9 @@ class LocalHub:
             if self._store is not None:
                 try:
                     await self._io(room, self._store.append, room.id, step)
+                except NotCopied:
+                    self._withhold(room)
+                    raise HubError("table-stopped", WITHHELD) from None
                 except OSError as err:
                     self._break(room, err)
                     raise self._stopped_error(room) from None
@@ -625,6 +639,37 @@ class LocalHub:
                 self._store.update_meta(room.record())
             except OSError as err:
                 self._break(room, err)
+
+    def _withhold(self, room: Room) -> None:
+        """The step just accepted is on disk but not in Redis, and another machine could take
+        the table over from the copy there: the step is not broadcast (not acknowledged) and
+        the table waits (`net.bus_hub` releases it once the bus answers; if another machine
+        took the table meanwhile, the step goes with the table, never having been shown)."""
+        log.warning("table %s: a step's copy could not reach Redis; withheld, paused", room.id)
+        room.withheld = True
+        if room.stopped is None:
+            room.stopped = PAUSED
+            self._notice(room, "This table is paused: " + PAUSED)
+
+    async def release_withheld(self, room: Room) -> bool:
+        """Copy the withheld steps to Redis and broadcast them (False: still cannot copy)."""
+        async with room.lock:
+            if not room.withheld:
+                return True
+            if self._store is not None:
+                try:
+                    await self._io(room, self._store.copy_steps, room.id)
+                except OSError:
+                    return False
+            room.withheld = False
+            start = room.acked + 1
+            for index, step in enumerate(room.table.history[start:], start):
+                room.acked = index
+                self._after_accept(room, step)
+            log.info("table %s: withheld steps copied and shown", room.id)
+            if room.table.result() is not None:
+                await self._finish(room)
+        return True
 
     def _break(self, room: Room, err: OSError) -> None:
         # A failed fsync may have lost pages; never retry it (fsyncgate). Stop the table.

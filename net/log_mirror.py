@@ -40,7 +40,7 @@ from typing import Any
 import redis
 from redis.exceptions import RedisError
 
-__all__ = ["Fenced", "LogMirror"]
+__all__ = ["Fenced", "LogMirror", "NotCopied"]
 
 log = logging.getLogger("speedway.bus")
 
@@ -75,6 +75,16 @@ class Fenced(OSError):
         self.table_id = table_id
 
 
+class NotCopied(OSError):
+    """A step is on this disk but its copy could not reach Redis, and another machine is live
+    on the bus (``LogMirror.must_copy``): it could take the table over from the copy, so the
+    step must not be acknowledged until the copy has it."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(errno.EAGAIN, "the copy in Redis could not be written")
+        self.table_id = table_id
+
+
 class LogMirror:
     """Synchronous (it runs in the hub's disk thread, right after the fsync)."""
 
@@ -88,6 +98,9 @@ class LogMirror:
         self._owed: dict[str, dict[str, bytes | None]] = {}  # small files not copied yet
         self.tokens: dict[str, int] = {}  # table -> its lease epoch here (set by the bus hub)
         self.on_fenced: Callable[[str], None] = lambda _table_id: None  # (from any thread)
+        # Whether a step must be in Redis before it is acknowledged: another machine is live
+        # (the bus hub says, `net.machines`); alone, the disk is enough (its lock files).
+        self.must_copy: Callable[[], bool] = lambda: False
         self._locks: dict[str, threading.RLock] = {}  # one copy of a table at a time
         self._dropped: set[str] = set()  # over, but the deletion of its copy failed
         self._xadd = self.redis.register_script(_XADD)
@@ -203,13 +216,18 @@ class LogMirror:
             self._owed.setdefault(table_id, {}).update(files)
             self._failed(table_id, err)
 
-    def log_tail(self, table_id: str, path: Path) -> None:
-        """The log's bytes Redis does not have yet (everything written so far is fsynced)."""
-        with self._lock(table_id):
-            self._log_tail_now(table_id, path)
+    def log_tail(self, table_id: str, path: Path, *, step: bool = False) -> None:
+        """The log's bytes Redis does not have yet (everything written so far is fsynced).
 
-    def _log_tail_now(self, table_id: str, path: Path) -> None:
+        ``step``: they end with a step about to be acknowledged; if they cannot be copied and
+        ``must_copy()``, raise `NotCopied` (the hub then withholds the step)."""
+        with self._lock(table_id):
+            self._log_tail_now(table_id, path, step=step)
+
+    def _log_tail_now(self, table_id: str, path: Path, *, step: bool = False) -> None:
         if self._skip(table_id):
+            if step and self.must_copy():
+                raise NotCopied(table_id)
             return
         if self._owed.get(table_id):
             self.files(table_id, {})
@@ -230,6 +248,8 @@ class LogMirror:
         except (RedisError, OSError) as err:
             self._sent.pop(table_id, None)  # ask Redis where it stands next time
             self._failed(table_id, err)
+            if step and self.must_copy():
+                raise NotCopied(table_id) from err
 
     def reset_log(self, table_id: str, path: Path) -> None:
         """The log as it is on disk now (after a restore cut a torn tail): the copy anew."""

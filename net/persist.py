@@ -175,9 +175,14 @@ class TableStore:
         if self.mirror is not None:
             self.mirror.files(table_id, {"seed": str(seed).encode()})
 
-    def _mirror_log(self, table_id: str) -> None:
+    def _mirror_log(self, table_id: str, *, step: bool = False) -> None:
         if self.mirror is not None:
-            self.mirror.log_tail(table_id, self.root / f"{table_id}.log")
+            self.mirror.log_tail(table_id, self.root / f"{table_id}.log", step=step)
+
+    def copy_steps(self, table_id: str) -> None:
+        """Copy the log's steps Redis lacks (raises `NotCopied` while it cannot, if another
+        machine may take the table over: the hub keeps them withheld)."""
+        self._mirror_log(table_id, step=True)
 
     def wait(self, record: TableRecord, seed: int) -> None:
         """A table waiting for players: its seed (0600) and its ``.wait`` record, fsynced."""
@@ -246,7 +251,8 @@ class TableStore:
             self._write_wait(record)
 
     def append(self, table_id: str, step: Step) -> None:
-        """One accepted action, durable before it is broadcast (raises OSError: table stops)."""
+        """One accepted action, durable before it is broadcast (raises OSError: table stops;
+        `NotCopied`: it is on disk, but must not be broadcast until its copy is in Redis)."""
         writer = self._writers.get(table_id)
         if writer is None:
             return
@@ -254,7 +260,7 @@ class TableStore:
             writer.append(step)
         except LogBroken as err:
             raise OSError(str(err)) from None
-        self._mirror_log(table_id)  # after the fsync: only whole, durable records leave
+        self._mirror_log(table_id, step=True)  # after the fsync: only whole, durable records
 
     def seats(self, table_id: str, seats: list[Seat]) -> None:
         """Who sits where from now on (a bot standing in for an away player, or the player

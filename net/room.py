@@ -75,6 +75,9 @@ class Room:
         # Welcome never shows a step whose StepUpdate is still to come).
         self.lock = asyncio.Lock()
         self.acked = len(table.history) - 1
+        # Steps after `acked` whose copy could not reach Redis while another machine was live
+        # (`LocalHub._withhold`): kept, not broadcast, until the copy has them.
+        self.withheld = False
         self.io: asyncio.Future[Any] | None = None
         # A stand-in started or ended: written as a seats record just before the next step.
         self.seats_dirty = False

@@ -18,8 +18,8 @@ import threading
 import pytest
 import redis.asyncio as aioredis
 
-from net.bus_hub import PAUSED
 from net.hub import HubError, Notice, SeatSpec, StepUpdate, TableSpec
+from net.local_hub import PAUSED
 from net.log_mirror import Fenced
 from net.machines import HEARTBEAT
 from tests.fakegame import Roll
@@ -134,6 +134,54 @@ async def test_a_cut_off_owner_pauses_then_plays_on_when_the_bus_is_back(
         before = a.local.table(tid).state_id
         await step(a, tid)  # accepted again, under the same epoch
         assert a.local.table(tid).state_id == before + 1
+        await seen.close()
+    finally:
+        await a.close()
+
+
+def shown(viewer) -> list[int]:
+    return [u.state_id for u in viewer._items if isinstance(u, StepUpdate)]
+
+
+async def test_a_step_whose_copy_cannot_reach_redis_is_withheld_until_it_can(
+    proxy, redis_server, tmp_path
+):
+    """Another machine is live, so it could take the table over from the copy in Redis: a
+    step accepted just as the owner is cut off, whose copy fails, is not acknowledged (the
+    mover is told, nobody is shown it, the table pauses); once the bus answers, the copy gets
+    it first, then everyone sees it and play goes on."""
+    await another_machine(redis_server.url)
+    a = make_hub(f"redis://127.0.0.1:{proxy.port}/0", tmp_path / "a", "wa", mirror=True)
+    await a.start()
+    try:
+        tid = await a.create_table(long_race(), ANN)
+        await a.local.take_seat(tid, 1, BOB)
+        await until(lambda: not a.peers.alone, "the other machine in a's registry")
+        await step(a, tid)
+        seen = a.local.watch(tid, ANN, 0)
+        room = next(r for r in a.local.rooms() if r.id == tid)
+        proxy.partition()
+        with pytest.raises(HubError) as refused:
+            await step(a, tid)  # accepted, on disk; its copy cannot reach Redis
+        assert refused.value.kind == "table-stopped"
+        assert "Your move is kept, but not shown yet" in str(refused.value)
+        assert room.withheld
+        assert room.stopped == PAUSED
+        held = a.local.table(tid).state_id
+        assert held not in shown(seen)
+        assert any(n.startswith("This table is paused") for n in notices(seen))
+        with pytest.raises(HubError):  # and nothing more is taken meanwhile
+            await step(a, tid)
+        assert a.local.table(tid).state_id == held
+        proxy.heal()
+        await until(lambda: room.stopped is None, "play to go on", seconds=10)
+        assert not room.withheld
+        assert shown(seen)[-1] == held  # shown now, once
+        assert shown(seen).count(held) == 1
+        log = tmp_path / "a" / "tables" / f"{tid}.log"
+        assert await stored(a, tid) == log.read_bytes()  # in Redis before anyone saw it
+        await step(a, tid)
+        assert a.local.table(tid).state_id == held + 1
         await seen.close()
     finally:
         await a.close()
