@@ -8,17 +8,22 @@ rules depend only on the CSS text, where it came from, and the CSS variables (th
 are kept in one cache per set of variables for the whole process; a theme change switches to
 that theme's cache instead of clearing the shared one.
 
-Textual is pinned exactly (pyproject); this relies on `Stylesheet._parse_cache` and
-`set_variables`. Must not: share anything that an app changes (parsed rule sets are only read).
+Also: a screen is not restyled as a whole when it is first shown (it was styled as it mounted;
+see `_on_screen_resume` below).
+
+Textual is pinned exactly (pyproject); this relies on `Stylesheet._parse_cache`,
+`set_variables` and `ScreenResume.refresh_styles`. Must not: share anything that an app changes (parsed rule sets are only read).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual.cache import LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 
 __all__ = ["SharedStylesheet", "share"]
 
@@ -53,3 +58,21 @@ def share(stylesheet: Stylesheet) -> Stylesheet:
     stylesheet.__class__ = SharedStylesheet
     stylesheet._parse_cache = _cache_for(stylesheet._variables)
     return stylesheet
+
+
+# A screen is styled as its widgets mount; Textual then restyles every node of it again when it
+# is first shown (`ScreenResume(refresh_styles=True)`), a second full pass over the stylesheet:
+# ~12 % of a login's CPU on the server (py-spy), 10-20 % of opening the new-game form. Skipped
+# for a screen's first showing only (every snapshot is unchanged); on later resumes (back from a
+# modal or another screen) the refresh stays: the theme or the app's classes may have changed.
+_screen_resume = Screen._on_screen_resume
+
+
+def _on_screen_resume(self: Screen[Any], event: events.ScreenResume) -> None:
+    if not getattr(self, "_speedway_shown", False):
+        self._speedway_shown = True  # type: ignore[attr-defined]
+        event.refresh_styles = False
+    _screen_resume(self, event)
+
+
+Screen._on_screen_resume = _on_screen_resume  # type: ignore[method-assign]
