@@ -16,12 +16,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 
 from core.game import IllegalAction
 from net.hub import TableInfo
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.keys import KeyFooter
+from tui.widgets.rowlist import RowList
 
 
 def seats_text(info: TableInfo) -> str:
@@ -66,15 +67,13 @@ class LobbyScreen(SpeedwayScreen):
 
     def body(self) -> Iterable[Widget]:
         yield Static("Tables", classes="screen-title")
-        yield DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
+        # Status and Watching before the long columns: at 80 columns they always fit.
+        yield RowList(("Table", "Game", "Status", "Watching", "Seats", "Mode"), id="lobby-table")
         yield Static("", id="lobby-empty")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        # Status and Watching before the long columns: at 80 columns they always fit.
-        table.add_columns("Table", "Game", "Status", "Watching", "Seats", "Mode")
-        table.focus()  # the list is followed from on_screen_resume (every showing, the first too)
+        self.query_one(RowList).focus()  # the list is followed from on_screen_resume (every showing, the first too)
 
     def on_screen_suspend(self) -> None:
         # Under a table screen nobody sees the list: stop following it, so one table's change
@@ -98,21 +97,19 @@ class LobbyScreen(SpeedwayScreen):
 
     def show_tables(self, tables: list[TableInfo]) -> None:
         self.tables = list(tables)
-        grid = self.query_one(DataTable)
-        row = grid.cursor_row
-        grid.clear()
-        for info in self.tables:
-            grid.add_row(
-                info.id + (" (private)" if info.private else ""),
-                self._game_title(info),
-                info.status,
-                str(info.spectators),
-                seats_text(info),
-                info.summary,
-                key=info.id,
-            )
-        if self.tables:
-            grid.move_cursor(row=min(row, len(self.tables) - 1))
+        self.query_one(RowList).set_rows(
+            [
+                (
+                    info.id + (" (private)" if info.private else ""),
+                    self._game_title(info),
+                    info.status,
+                    str(info.spectators),
+                    seats_text(info),
+                    info.summary,
+                )
+                for info in self.tables
+            ]
+        )
         self.query_one("#lobby-empty", Static).update(
             "" if self.tables else "No tables yet. Press c to create one."
         )
@@ -125,7 +122,7 @@ class LobbyScreen(SpeedwayScreen):
             return info.title
 
     def selected(self) -> TableInfo | None:
-        grid = self.query_one(DataTable)
+        grid = self.query_one(RowList)
         if not self.tables or grid.cursor_row < 0:
             return None
         return self.tables[min(grid.cursor_row, len(self.tables) - 1)]
