@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test serve bench lint venv clean fuzz
+.PHONY: run test serve bench lint venv clean fuzz audit
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ fuzz: $(STAMP)
 	@if $(BIN)/python -c "import atheris" 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[fuzz]'; then \
 		$(BIN)/python -m tests.fuzz.targets --all $(FUZZ_SECONDS); \
 	else echo "atheris could not be installed here: only the hypothesis long runs above were made"; fi
+
+# Known vulnerabilities in every installed dependency (PyPI's advisory data, via pip-audit).
+# --strict: a dependency the service cannot answer for fails the audit (never a silent pass).
+# Not part of `make test`: it needs PyPI's per-release JSON API on the network.
+audit: $(STAMP)
+	$(BIN)/python -m pip install --quiet pip-audit
+	$(BIN)/python -m pip_audit --strict --skip-editable --progress-spinner off
 
 bench: $(STAMP)
 	SPEEDWAY_BENCH_QUICK=$(QUICK) $(BIN)/python -m bench $(BENCH)
