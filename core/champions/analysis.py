@@ -99,11 +99,10 @@ def _rollout(state: ChampionsState, seat: int, lap: int, until_turn: int, chance
             return state.money[seat] / 1000
         if until_turn and state.turn >= until_turn:
             break
-        (active,) = rules.pending(state)
+        active = state.active  # the one seat asked (rules.pending)
         legal = rules.legal(state, active)
         action = promoter_bot(state, active, legal, chance)
-        for event in rules.step(state, active, action, chance):
-            state = evolve(state, event)
+        state = rules.play(state, active, action, chance)
     return projected_money(state, seat)
 
 
