@@ -101,7 +101,8 @@ def _rollout(state: ChampionsState, seat: int, lap: int, until_turn: int, chance
             break
         active = state.active  # the one seat asked (rules.pending)
         legal = rules.legal(state, active)
-        action = promoter_bot(state, active, legal, chance)
+        # promoter takes a lone answer without a look (a roll, a forced move)
+        action = legal[0] if len(legal) == 1 else promoter_bot(state, active, legal, chance)
         state = rules.play(state, active, action, chance)
     return projected_money(state, seat)
 
@@ -130,14 +131,18 @@ def value_options(
         guess = guess_table(view, seat, rollout_chance(seed, step, 2 * r))
         guesses.append(guess if guess is not None else view)
     out = []
+    # answers that reach one table with the dice where they were play out alike: once each
+    done: dict[tuple[int, ChampionsState, tuple[int, int]], float] = {}
     for action in legal:
         values = []
         for r, guess in enumerate(guesses):
             chance = rollout_chance(seed, step, 2 * r + 1)
-            after = guess
-            for event in rules.step(guess, seat, action, chance):
-                after = evolve(after, event)
-            values.append(_rollout(after, seat, lap, until, chance) - before)
+            after = rules.play(guess, seat, action, chance)
+            key = (r, after, chance.snapshot())
+            value = done.get(key)
+            if value is None:
+                value = done[key] = _rollout(after, seat, lap, until, chance) - before
+            values.append(value)
         out.append(rollout_option(label(view, action), values))
     return out
 

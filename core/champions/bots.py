@@ -118,10 +118,10 @@ def _move_value(view: ChampionsState, weights: list[float], colour: int, steps: 
         # we may turn it forward (worth a little for friends) or leave it
         return max(0.0, w * 1.5)
     ends = _ends(view, colour, steps)
-    if not ends or car.row is None:
+    row = car.row
+    if not ends or row is None:
         return 0.0
-    gains = [_end_row(e) - car.row for e in ends]
-    return max(w * g for g in gains)
+    return max([w * (_end_row(e) - row) for e in ends])
 
 
 def _leader_bonus(view: ChampionsState, weights: list[float], colour: int) -> float:

@@ -93,8 +93,8 @@ KEEP = 3
 ASKING = ("choose_car", "roll", "choose_dice", "resolve")
 _DICE_CHOICES = tuple(ChooseDice(dice=combo) for combo in combinations(range(1, N_DICE + 1), KEEP))
 """Every choice of three dice, in `legal`'s order (frozen structs: shared by every call)."""
-_NO_ANSWER = (DieTask, DrawTask, TurnBackTask, EndCardTask)
-"""Tasks that never ask the player (`_options` is None for them)."""
+_NO_ANSWER = frozenset({DieTask, DrawTask, TurnBackTask, EndCardTask})
+"""Task types that never ask the player (`_options` is None for them)."""
 
 
 # --------------------------------------------------------------------------- setup
@@ -198,7 +198,7 @@ def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
 
 def _options(state: ChampionsState, task: Task) -> list[Action] | None:
     """The answers a task asks of the active player, or None when it needs no decision."""
-    if isinstance(task, _NO_ANSWER):
+    if type(task) in _NO_ANSWER:
         return None
     if isinstance(task, MoveTask):
         car = state.cars[task.car]
@@ -311,7 +311,7 @@ def _run(state: ChampionsState, seat: int, action: Any, rng: Chance) -> _Run:
 
 
 def _roll(rng: Chance) -> tuple[int, ...]:
-    return tuple(rng.below(N_FACES) for _ in range(N_DICE))
+    return tuple([rng.below(N_FACES) for _ in range(N_DICE)])
 
 
 def _advance(run: _Run) -> None:
@@ -350,10 +350,10 @@ def _resolve(run: _Run, task: Task, answer: Any) -> None:
     state = run.state
     if isinstance(task, DieTask):
         run.emit(DieResolved(die=task.die, face=state.dice[task.die - 1]))
-    elif isinstance(task, DrawTask):
-        _draw_card(run)
     elif isinstance(task, MoveTask):
         _move(run, task, answer)
+    elif isinstance(task, DrawTask):
+        _draw_card(run)
     elif isinstance(task, TargetTask):
         cars = answer.cars if isinstance(answer, ChooseTargets) else ()
         run.emit(CardTargetsChosen(card=task.card, cars=cars))

@@ -37,26 +37,23 @@ def steps_from(track: Track, space: Space, occupied: frozenset[Space]) -> list[S
     A step from the last row finishes the car; that is not a space, so this returns [] there
     (see ``can_step``).
     """
-    return [s for s in _ahead(track.lanes, space) if s not in occupied]
+    return _steps(track.lanes, space, occupied)
 
 
 # The caches below are keyed by the track's ``lanes`` (all the geometry a step needs; cheaper
 # to hash than the whole `Track` on every call).
 
 
-@lru_cache(maxsize=4096)
-def _ahead(lanes: tuple[int, ...], space: Space) -> tuple[Space, ...]:
-    """The spaces one step ahead of ``space`` on an empty track, in canonical order."""
+def _steps(lanes: tuple[int, ...], space: Space, occupied: frozenset[Space]) -> list[Space]:
+    """`steps_from` on the lanes alone."""
     row, lane = space
     nxt = row + 1
     if nxt >= len(lanes):
-        return ()
+        return []
     width = lanes[nxt]
-    return tuple((nxt, c) for c in (lane, lane - 1, lane + 1) if 0 <= c < width)
-
-
-def _steps(lanes: tuple[int, ...], space: Space, occupied: frozenset[Space]) -> list[Space]:
-    return [s for s in _ahead(lanes, space) if s not in occupied]
+    return [
+        (nxt, c) for c in (lane, lane - 1, lane + 1) if 0 <= c < width and (nxt, c) not in occupied
+    ]
 
 
 def can_step(track: Track, space: Space, occupied: frozenset[Space]) -> bool:
@@ -142,16 +139,23 @@ def canonical_path(
 ) -> list[Space]:
     """The spaces entered on the way to ``end`` (for ``FINISH``: up to the last row), taking at
     each step the first of straight, inside, outside from which ``end`` can still be reached."""
+    return list(_canonical_path(track.lanes, start, end, steps, occupied))
+
+
+@lru_cache(maxsize=8192)
+def _canonical_path(
+    lanes: tuple[int, ...], start: Space, end: End, steps: int, occupied: frozenset[Space]
+) -> tuple[Space, ...]:
     path: list[Space] = []
     space = start
     left = steps
     while True:
         if end is not FINISH and space == end:
-            return path
-        if end is FINISH and space[0] == track.rows - 1:
-            return path
-        for nxt in steps_from(track, space, occupied):
-            if _reaches(track.lanes, nxt, end, left - 1, occupied):
+            return tuple(path)
+        if end is FINISH and space[0] == len(lanes) - 1:
+            return tuple(path)
+        for nxt in _steps(lanes, space, occupied):
+            if _reaches(lanes, nxt, end, left - 1, occupied):
                 path.append(nxt)
                 space = nxt
                 left -= 1
