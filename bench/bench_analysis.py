@@ -1,7 +1,8 @@
 """Replay analysis speed: whole replays analysed from real files, on one core.
 
 Targets (issue 16): a 4-player Go 500 replay in at most 2 s; a NASCAR Champions and a
-Cthulhu 500 replay with the default rollout count in at most 30 s. Each figure is one dict
+Cthulhu 500 replay with the default settings in at most 30 s (Champions: rollouts to the end
+of the lap; each row names the rollouts and horizon it ran). Each figure is one dict
 ``{"bench", "value", "unit", "target", "ok", ...}``; the value is the slowest of the
 replays tried. Go 500 figures are cold: the solver's caches are emptied before each replay,
 as in a fresh ``speedway replay FILE --analyse``. ``QUICK``: three Go 500 replays, not ten.
@@ -17,7 +18,7 @@ from typing import Any
 
 from bench import QUICK
 from core import registry
-from core.analysis import Settings
+from core.analysis import Settings, played, resolve
 from core.game import Seat, Table
 from replays.analysis import analyse_replay
 from replays.reader import open_replay
@@ -48,9 +49,10 @@ def _cold_go500() -> None:
 
 
 def run() -> Iterator[dict[str, Any]]:
-    settings = Settings()
     with tempfile.TemporaryDirectory() as tmp:
         for game_id, bots, seeds, target in CASES:
+            settings = Settings()  # the game's defaults
+            rollouts, horizon = played(resolve(game_id, settings))
             worst = 0.0
             steps = decisions = 0
             for seed in seeds:
@@ -73,5 +75,6 @@ def run() -> Iterator[dict[str, Any]]:
                 "replays": len(seeds),
                 "steps": steps,
                 "decisions": decisions,
-                "rollouts": settings.rollouts,
+                "rollouts": rollouts,
+                "horizon": horizon,
             }

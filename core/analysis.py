@@ -21,6 +21,11 @@ The sums telescope, so for every player and unit::
 
 `check_identity` verifies it on a finished analysis.
 
+**Settings.** A `Settings` field left None takes the game's default (`resolve`; Champions rolls
+out to the end of the lap, Cthulhu 500 one round ahead); an analysis records them resolved, and
+`cache_tag` keys a cache by the resolved values and the analyser's revision, so a changed
+default never serves an old analysis.
+
 Must not: do I/O, read a clock, use `random`, or know any game's rules.
 """
 
@@ -30,7 +35,7 @@ import hashlib
 import importlib
 from collections.abc import Callable, Sequence
 from math import sqrt
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -51,15 +56,20 @@ __all__ = [
     "Watch",
     "analyse",
     "analysis_seed",
+    "cache_tag",
     "check_identity",
     "has_analyser",
+    "played",
+    "resolve",
     "summarise",
     "turning_points",
 ]
 
 FORMAT = "speedway-analysis/1"
 DEFAULT_ROLLOUTS = 8
-"""Rollouts per option for the games valued by simulation (Champions, Cthulhu 500)."""
+"""Rollouts per option for the games valued by simulation (Cthulhu 500; Champions: 7)."""
+CHAMPIONS_ROLLOUTS = 7
+"""Champions plays each rollout to the end of the lap: 7 keep a whole replay under 30 s."""
 TURNING_POINTS = 10
 EPS = 1e-9
 
@@ -70,10 +80,14 @@ Watch = Callable[["Decision"], None]
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
-    """What an analysis depends on besides the game itself (part of the cache key)."""
+    """What an analysis depends on besides the game itself (part of the cache key).
 
-    rollouts: int = DEFAULT_ROLLOUTS
-    horizon: int = 1
+    None: the game's default (`resolve`). An `Analysis` holds them resolved.
+    """
+
+    rollouts: int | None = None
+    """Rollouts per option, for the games valued by simulation."""
+    horizon: int | None = None
     """Rounds a rollout plays before the position is valued (0: to the end of the lap)."""
 
 
@@ -453,15 +467,69 @@ def _sign(x: float) -> str:
 
 # --------------------------------------------------------------------------- entry point
 
-_ANALYSERS: dict[str, str] = {
-    "go500": "core.go500.analysis",
-    "champions": "core.champions.analysis",
-    "cthulhu500": "core.cthulhu500.analysis",
+
+class _Analyser(NamedTuple):
+    module: str
+    defaults: Settings
+    """The game's settings where a `Settings` field is None."""
+    revision: int
+    """Raised when the analyser's output changes for the same settings (part of the cache key)."""
+
+
+_ANALYSERS: dict[str, _Analyser] = {
+    # exact values: the settings change nothing but are recorded (and keyed) all the same
+    "go500": _Analyser("core.go500.analysis", Settings(rollouts=DEFAULT_ROLLOUTS, horizon=1), 1),
+    # rollouts to the lap's scoring (revision 2: that default and its notes)
+    "champions": _Analyser(
+        "core.champions.analysis", Settings(rollouts=CHAMPIONS_ROLLOUTS, horizon=0), 2
+    ),
+    # one round of shrewd play (a horizon of 0 plays one round too)
+    "cthulhu500": _Analyser(
+        "core.cthulhu500.analysis", Settings(rollouts=DEFAULT_ROLLOUTS, horizon=1), 1
+    ),
 }
 
 
 def has_analyser(game_id: str) -> bool:
     return game_id in _ANALYSERS
+
+
+def _analyser(game_id: str) -> _Analyser:
+    found = _ANALYSERS.get(game_id)
+    if found is None:
+        raise KeyError(f"There is no analysis for the game {game_id!r}.")
+    return found
+
+
+def resolve(game_id: str, settings: Settings) -> Settings:
+    """``settings`` with every field left None set to the game's default.
+
+    >>> resolve("champions", Settings(rollouts=3))
+    Settings(rollouts=3, horizon=0)
+    """
+    defaults = _analyser(game_id).defaults
+    return Settings(
+        rollouts=defaults.rollouts if settings.rollouts is None else settings.rollouts,
+        horizon=defaults.horizon if settings.horizon is None else settings.horizon,
+    )
+
+
+def played(settings: Settings) -> tuple[int, int]:
+    """``(rollouts, horizon)`` of resolved settings (every analyser is given them so)."""
+    if settings.rollouts is None or settings.horizon is None:
+        raise ValueError(f"{settings!r} is not resolved for a game (core.analysis.resolve)")
+    return settings.rollouts, settings.horizon
+
+
+def cache_tag(game_id: str, settings: Settings) -> str:
+    """What of the analysis a cache must match besides the game: analyser and settings.
+
+    >>> cache_tag("champions", Settings())
+    'champions analysis r2|rollouts=7|horizon=0'
+    """
+    rollouts, horizon = played(resolve(game_id, settings))
+    revision = _analyser(game_id).revision
+    return f"{game_id} analysis r{revision}|rollouts={rollouts}|horizon={horizon}"
 
 
 def rollout_chance(seed: int, step: int, index: int) -> Pcg32:
@@ -495,11 +563,10 @@ def analyse(
 
     ``seed`` seeds all sampling (derive it from the replay's content with `analysis_seed`);
     ``progress`` hears how many steps are done, ``watch`` every decision as it is valued.
+    Fields of ``settings`` left None take the game's defaults (`resolve`).
     """
-    module_name = _ANALYSERS.get(game_id)
-    if module_name is None:
-        raise KeyError(f"There is no analysis for the game {game_id!r}.")
-    module = importlib.import_module(module_name)
+    module = importlib.import_module(_analyser(game_id).module)
+    settings = resolve(game_id, settings)
     result: Analysis = module.analyse(start, steps, names, settings, seed, progress, watch)
     return result
 

@@ -3,7 +3,9 @@
 Owns `analyse_replay` (a `Replay` -> `core.analysis.Analysis`, seeded from the game's content
 so the same game and settings give the same bytes), the cache file beside the replay
 (``FILE.analysis``: a JSON document keyed by the analysis format, the game's rules version, the
-content digest and the settings; a stale or damaged cache is ignored and rewritten), `to_json` and `summary_text`.
+content digest, the analyser's revision and the settings as resolved for the game, so a changed
+default is a different key; a stale or damaged cache is ignored and rewritten), `to_json` and
+`summary_text`.
 
 Must not: open a screen, or change the replay file itself.
 """
@@ -27,6 +29,7 @@ from core.analysis import (
     Watch,
     analyse,
     analysis_seed,
+    cache_tag,
     has_analyser,
 )
 from replays.errors import ReplayError
@@ -72,10 +75,12 @@ def content_digest(replay: Replay) -> str:
 
 
 def _key(replay: Replay, settings: Settings) -> str:
-    """The cache key: analysis format, the game's rules version, content digest, settings."""
+    """The cache key: analysis format, the game's rules version, content digest, then the
+    analyser's revision and the settings resolved for the game (`core.analysis.cache_tag`)."""
+    game = replay.game
     return (
-        f"{FORMAT}|{replay.game.id}/{replay.game.rules_version}|{content_digest(replay)}|"
-        f"rollouts={settings.rollouts}|horizon={settings.horizon}"
+        f"{FORMAT}|{game.id}/{game.rules_version}|{content_digest(replay)}|"
+        f"{cache_tag(game.id, settings)}"
     )
 
 
@@ -85,7 +90,7 @@ def analyse_replay(
     progress: Progress | None = None,
     watch: Watch | None = None,
 ) -> Analysis:
-    """Analyse every decision of the replay (see `core.analysis`)."""
+    """Analyse every decision of the replay (see `core.analysis`; None: the game's defaults)."""
     settings = settings if settings is not None else Settings()
     game = replay.game
     if not has_analyser(game.id):
@@ -105,7 +110,7 @@ def cache_path(replay_path: Path | str) -> Path:
 
 def load_cached(replay: Replay, settings: Settings) -> Analysis | None:
     """The cached analysis of this replay and settings, or None (missing, stale or damaged)."""
-    if replay.path is None:
+    if replay.path is None or not has_analyser(replay.game.id):
         return None
     try:
         raw = cache_path(replay.path).read_bytes()
@@ -161,9 +166,10 @@ def _num(x: float) -> str:
 
 def summary_text(analysis: Analysis, names: Sequence[str] | None = None) -> str:
     """Per player skill and luck (per unit), then the turning points, as plain text."""
+    horizon = analysis.settings.horizon
+    ahead = f"{horizon} round(s) ahead" if horizon else "to the end of the lap"
     how = (
-        f"{analysis.settings.rollouts} rollouts per option, {analysis.settings.horizon} round(s) "
-        "ahead"
+        f"{analysis.settings.rollouts} rollouts per option, {ahead}"
         if analysis.sampled
         else "exact values"
     )

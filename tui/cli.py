@@ -172,13 +172,14 @@ def sim(
     "--rollouts",
     type=int,
     default=None,
-    help="With --analyse: rollouts per option for Champions and Cthulhu 500 (default 8).",
+    help="With --analyse: rollouts per option (default: Champions 7, Cthulhu 500 8).",
 )
 @click.option(
     "--horizon",
     type=int,
     default=None,
-    help="With --analyse: rounds each rollout plays before valuing (default 1; 0: lap end).",
+    help="With --analyse: rounds each rollout plays before valuing (0: to the end of the "
+    "lap, the Champions default; Cthulhu 500: 1).",
 )
 @data_option
 def replay(

@@ -3,12 +3,13 @@
 Owns `value_options` (every legal answer of the deciding seat, valued from a determinised copy
 of *that seat's view*: hidden Sponsors and deck orders sampled with `lookahead._guess`, which
 reads only the view) and walking a game's steps into a `core.analysis.Analysis`. A rollout
-plays the option, then every seat by the ``promoter`` bot for one round (``Settings.horizon``;
-0: until the lap is scored); its value is the money the deciding seat wins in the lap (in
-thousands of dollars, ``$k``), as if the lap were called in track order if it still runs.
-Every option uses the same guessed tables and the same rollout dice (common random numbers),
-so their differences are far less noisy than their values; ``spread`` is the standard error
-of the mean.
+plays the option, then every seat by the ``promoter`` bot to the end of the lap (the default,
+``Settings.horizon`` 0) or for ``horizon`` rounds; its value is the money the deciding seat wins
+in the lap (in thousands of dollars, ``$k``): at the lap's scoring, or as if the lap were called
+in track order when a rollout stops earlier. Every option uses the same guessed tables and the
+same rollout dice (common random numbers), so their differences are far less noisy than their
+values; ``spread`` is the standard error of the mean. Rollouts step by `rules.play` (the state
+only: no events folded a second time, no re-check of an answer the bot took from ``legal``).
 
 A segment of the identity is one seat's lap, from its first real choice to the lap's scoring:
 expected = the first choice's best value, realised = the money the seat actually won.
@@ -30,6 +31,7 @@ from core.analysis import (
     Settings,
     Watch,
     finish,
+    played,
     rollout_chance,
     rollout_option,
 )
@@ -99,11 +101,11 @@ def _rollout(state: ChampionsState, seat: int, lap: int, until_turn: int, chance
             return state.money[seat] / 1000
         if until_turn and state.turn >= until_turn:
             break
-        (active,) = rules.pending(state)
+        active = state.active  # the one seat asked (rules.pending)
         legal = rules.legal(state, active)
-        action = promoter_bot(state, active, legal, chance)
-        for event in rules.step(state, active, action, chance):
-            state = evolve(state, event)
+        # promoter takes a lone answer without a look (a roll, a forced move)
+        action = legal[0] if len(legal) == 1 else promoter_bot(state, active, legal, chance)
+        state = rules.play(state, active, action, chance)
     return projected_money(state, seat)
 
 
@@ -114,12 +116,13 @@ def value_options(
     rollouts: int,
     seed: int,
     step: int,
-    horizon: int = 1,
+    horizon: int = 0,
 ) -> list[Option]:
     """Each legal answer's mean money won in this lap over ``rollouts`` guessed tables ($k).
 
-    Money won: at the lap's scoring if the rollout gets there, else as if the lap were called
-    when it stops (`projected_money`), less the money held before the lap. Only
+    Every seat is played by ``promoter`` to the lap's scoring (``horizon`` 0) or for ``horizon``
+    rounds. Money won: at the lap's scoring if the rollout gets there, else as if the lap were
+    called when it stops (`projected_money`), less the money held before the lap. Only
     ``view(state, seat)`` is used: the true hidden cards never reach a rollout.
     """
     view = seat_view(state, seat)
@@ -131,14 +134,18 @@ def value_options(
         guess = guess_table(view, seat, rollout_chance(seed, step, 2 * r))
         guesses.append(guess if guess is not None else view)
     out = []
+    # answers that reach one table with the dice where they were play out alike: once each
+    done: dict[tuple[int, ChampionsState, tuple[int, int]], float] = {}
     for action in legal:
         values = []
         for r, guess in enumerate(guesses):
             chance = rollout_chance(seed, step, 2 * r + 1)
-            after = guess
-            for event in rules.step(guess, seat, action, chance):
-                after = evolve(after, event)
-            values.append(_rollout(after, seat, lap, until, chance) - before)
+            after = rules.play(guess, seat, action, chance)
+            key = (r, after, chance.snapshot())
+            value = done.get(key)
+            if value is None:
+                value = done[key] = _rollout(after, seat, lap, until, chance) - before
+            values.append(value)
         out.append(rollout_option(label(view, action), values))
     return out
 
@@ -154,6 +161,7 @@ def analyse(
 ) -> Analysis:
     """Every real choice of the game (two or more legal answers), valued by rollouts."""
     chain = Chain(THRESHOLDS, watch)
+    rollouts, horizon = played(settings)
     state = start
     total = len(steps)
     held: dict[int, float] = {}  # each open segment's money before its lap ($k)
@@ -170,9 +178,7 @@ def analyse(
                 if not chain.is_open(seat):
                     chain.open(seat, MONEY, step.state_id, None)
                     held[seat] = state.money[seat] / 1000
-                options = value_options(
-                    state, seat, legal, settings.rollouts, seed, step.state_id, settings.horizon
-                )
+                options = value_options(state, seat, legal, rollouts, seed, step.state_id, horizon)
                 chain.decide(seat, step.state_id, state.phase, options, legal.index(action))
         lap = state.lap
         for event in step.events:
@@ -184,12 +190,15 @@ def analyse(
         if progress is not None:
             progress(k + 1, total)
     chain.close_all(steps[-1].state_id if steps else 0, lambda _seat, _unit: None)
+    played_out = (
+        "to the lap's scoring"
+        if horizon == 0
+        else f"for {horizon} round(s) (then valued as if the lap were called in track order)"
+    )
     notes = [
-        f"Values are the chooser's mean money won in the lap over {settings.rollouts} rollouts "
-        f"from tables guessed from the chooser's view, promoter playing every seat for "
-        f"{settings.horizon or 'the rest of the lap'} round(s) (then valued as if the lap were "
-        "called in track order); spread is the standard error. Differences smaller than "
-        "about twice it are noise.",
+        f"Values are the chooser's mean money won in the lap over {rollouts} rollouts from "
+        f"tables guessed from the chooser's view, promoter playing every seat {played_out}; "
+        "spread is the standard error. Differences smaller than about twice it are noise.",
         "Luck includes the dice, the cards and every rival's choice.",
     ]
     return finish("champions", MONEY, [MONEY], names, chain, settings, seed, notes, sampled=True)

@@ -9,6 +9,7 @@ Must not: read hidden information (it gets only its seat's view) or draw from th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from core.champions.data import COMPONENTS
@@ -21,6 +22,7 @@ from core.champions.model import (
     ChooseDice,
     ChooseLastCar,
     ChooseTargets,
+    HeldSponsor,
     LeaveBackwards,
     MoveTask,
     ShiftGears,
@@ -55,20 +57,28 @@ def car_weights(view: ChampionsState, seat: int) -> list[float]:
     """How much ``seat`` wants each car to go forward (negative: hold it back)."""
     if view.turn > STALL_TURNS:
         return [1.0] * len(view.cars)
-    mine = view.seat_car[seat]
+    return list(_weights(len(view.cars), view.seat_car, seat, view.sponsors[seat]))
+
+
+@lru_cache(maxsize=1024)
+def _weights(
+    n_cars: int, seat_car: tuple[int | None, ...], seat: int, held: tuple[HeldSponsor, ...]
+) -> tuple[float, ...]:
+    """`car_weights` before the stall: a pure function of who drives what and ``held``."""
+    mine = seat_car[seat]
     out = []
-    for colour in range(len(view.cars)):
+    for colour in range(n_cars):
         if colour == mine:
             w = 1.0
-        elif view.owner(colour) is not None:
+        elif colour in seat_car:
             w = -0.55
         else:
             w = -0.35
-        for held in view.sponsors[seat]:
-            if held.colour == colour:
-                w += 0.6 if held.source == "base" else 0.3
+        for sponsor in held:
+            if sponsor.colour == colour:
+                w += 0.6 if sponsor.source == "base" else 0.3
         out.append(w)
-    return out
+    return tuple(out)
 
 
 def _progress(view: ChampionsState, colour: int) -> float:
@@ -108,10 +118,10 @@ def _move_value(view: ChampionsState, weights: list[float], colour: int, steps: 
         # we may turn it forward (worth a little for friends) or leave it
         return max(0.0, w * 1.5)
     ends = _ends(view, colour, steps)
-    if not ends or car.row is None:
+    row = car.row
+    if not ends or row is None:
         return 0.0
-    gains = [_end_row(e) - car.row for e in ends]
-    return max(w * g for g in gains)
+    return max([w * (_end_row(e) - row) for e in ends])
 
 
 def _leader_bonus(view: ChampionsState, weights: list[float], colour: int) -> float:
@@ -121,6 +131,11 @@ def _leader_bonus(view: ChampionsState, weights: list[float], colour: int) -> fl
 
 def _choose_dice(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
     weights = car_weights(view, seat)
+    # each die's worth once (a choice of three adds three of them, in die order)
+    worth = [
+        1.8 if face == FLAG_FACE else _move_value(view, weights, face, die)
+        for die, face in enumerate(view.dice, start=1)
+    ]
     best: tuple[float, int] | None = None
     best_action: Any = None
     for index, action in enumerate(legal):
@@ -128,11 +143,7 @@ def _choose_dice(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
             continue
         value = 0.0
         for die in action.dice:
-            face = view.dice[die - 1]
-            if face == FLAG_FACE:
-                value += 1.8
-            else:
-                value += _move_value(view, weights, face, die)
+            value += worth[die - 1]
         key = (value, -index)
         if best is None or key > best:
             best, best_action = key, action
@@ -145,7 +156,8 @@ def _choose_dice(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
 def _choose_destination(view: ChampionsState, seat: int, legal: Sequence[Any]) -> Any:
     head = view.queue[0]
     assert isinstance(head, MoveTask)
-    w = car_weights(view, seat)[head.car]
+    weights = car_weights(view, seat)
+    w = weights[head.car]
     occupied = view.occupied(but=head.car)
 
     def score(action: ChooseDestination) -> tuple[float, float]:
@@ -153,11 +165,16 @@ def _choose_destination(view: ChampionsState, seat: int, legal: Sequence[Any]) -
         # a space that blocks more rivals behind it is a small bonus for our own car
         blocks = 0.0
         if action.end is not None:
+            after = occupied | {action.end}
             for car in view.cars:
-                if car.on_track and car.space is not None and car.colour != head.car:
-                    after = occupied | {action.end}
-                    if car.row == action.end[0] - 1 and not can_step(TRACK, car.space, after):
-                        blocks -= car_weights(view, seat)[car.colour]
+                if (
+                    car.on_track
+                    and car.space is not None
+                    and car.colour != head.car
+                    and car.row == action.end[0] - 1
+                    and not can_step(TRACK, car.space, after)
+                ):
+                    blocks -= weights[car.colour]
         return (w * row + 0.3 * blocks, -row if w < 0 else row)
 
     return max(legal, key=score)
@@ -176,8 +193,15 @@ def _choose_targets(view: ChampionsState, seat: int, legal: Sequence[Any]) -> An
             ),
         )
 
+    worth: dict[int, float] = {}  # each car's move value, once (the choices pair them up)
+
     def value(action: ChooseTargets) -> float:
-        return sum(_move_value(view, weights, c, card.steps) for c in action.cars)
+        total = 0.0
+        for c in action.cars:
+            if c not in worth:
+                worth[c] = _move_value(view, weights, c, card.steps)
+            total += worth[c]
+        return total
 
     return max(legal, key=value)
 

@@ -188,10 +188,9 @@ def _die_resolved(state: ChampionsState, e: DieResolved) -> ChampionsState:
 
 
 def _car_moved(state: ChampionsState, e: CarMoved) -> ChampionsState:
-    state = _pop(state)
-    if e.end is None:
-        return _set_car(state, e.car, row=None, lane=None)
-    return _set_car(state, e.car, row=e.end[0], lane=e.end[1])
+    row, lane = (None, None) if e.end is None else e.end
+    car = replace(state.cars[e.car], row=row, lane=lane)
+    return replace(state, queue=state.queue[1:], cars=_set(state.cars, e.car, car))
 
 
 def _pop_only(state: ChampionsState, e: Any) -> ChampionsState:

@@ -154,9 +154,11 @@ class ChampionsState(msgspec.Struct, frozen=True, kw_only=True):
     def occupied(self, but: int | None = None) -> frozenset[Space]:
         """The spaces of the cars on the track (all but ``but``)."""
         return frozenset(
-            (c.row, c.lane)
-            for c in self.cars
-            if c.row is not None and c.lane is not None and c.place is None and c.colour != but
+            [
+                (c.row, c.lane)
+                for c in self.cars
+                if c.row is not None and c.lane is not None and c.place is None and c.colour != but
+            ]
         )
 
 

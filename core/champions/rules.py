@@ -79,6 +79,7 @@ __all__ = [
     "legal",
     "new_state",
     "pending",
+    "play",
     "ranking",
     "setup",
     "step",
@@ -90,6 +91,10 @@ N_DICE = len(COMPONENTS.dice.dice)
 N_FACES = len(COMPONENTS.dice.faces)
 KEEP = 3
 ASKING = ("choose_car", "roll", "choose_dice", "resolve")
+_DICE_CHOICES = tuple(ChooseDice(dice=combo) for combo in combinations(range(1, N_DICE + 1), KEEP))
+"""Every choice of three dice, in `legal`'s order (frozen structs: shared by every call)."""
+_NO_ANSWER = frozenset({DieTask, DrawTask, TurnBackTask, EndCardTask})
+"""Task types that never ask the player (`_options` is None for them)."""
 
 
 # --------------------------------------------------------------------------- setup
@@ -193,6 +198,8 @@ def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
 
 def _options(state: ChampionsState, task: Task) -> list[Action] | None:
     """The answers a task asks of the active player, or None when it needs no decision."""
+    if type(task) in _NO_ANSWER:
+        return None
     if isinstance(task, MoveTask):
         car = state.cars[task.car]
         if not car.on_track:
@@ -224,9 +231,7 @@ def legal(state: ChampionsState, seat: int) -> list[Any]:
     if state.phase == "roll":
         return [Roll()]
     if state.phase == "choose_dice":
-        out: list[Any] = [
-            ChooseDice(dice=combo) for combo in combinations(range(1, N_DICE + 1), KEEP)
-        ]
+        out: list[Any] = list(_DICE_CHOICES)
         if state.shift_gears[seat] > 0 and not state.shifted:
             out.append(ShiftGears())
         return out
@@ -276,6 +281,17 @@ def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Eve
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
     if action not in legal(state, seat):
         raise _refusal(state, action)
+    return _run(state, seat, action, rng).events
+
+
+def play(state: ChampionsState, seat: int, action: Any, rng: Chance) -> ChampionsState:
+    """The state after ``action``, which must be one of ``legal(state, seat)``: `step` without
+    the check and the events (a rollout's fast path; the events would fold to this state)."""
+    return _run(state, seat, action, rng).state
+
+
+def _run(state: ChampionsState, seat: int, action: Any, rng: Chance) -> _Run:
+    """Resolve an accepted action and every automatic decision after it."""
     run = _Run(state, rng)
     if isinstance(action, ChooseCar):
         run.emit(CarOwned(seat=seat, car=action.car))
@@ -291,11 +307,11 @@ def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Eve
     else:
         _resolve(run, state.queue[0], action)
     _advance(run)
-    return run.events
+    return run
 
 
 def _roll(rng: Chance) -> tuple[int, ...]:
-    return tuple(rng.below(N_FACES) for _ in range(N_DICE))
+    return tuple([rng.below(N_FACES) for _ in range(N_DICE)])
 
 
 def _advance(run: _Run) -> None:
@@ -334,10 +350,10 @@ def _resolve(run: _Run, task: Task, answer: Any) -> None:
     state = run.state
     if isinstance(task, DieTask):
         run.emit(DieResolved(die=task.die, face=state.dice[task.die - 1]))
-    elif isinstance(task, DrawTask):
-        _draw_card(run)
     elif isinstance(task, MoveTask):
         _move(run, task, answer)
+    elif isinstance(task, DrawTask):
+        _draw_card(run)
     elif isinstance(task, TargetTask):
         cars = answer.cars if isinstance(answer, ChooseTargets) else ()
         run.emit(CardTargetsChosen(card=task.card, cars=cars))
@@ -384,13 +400,13 @@ def _move(run: _Run, task: MoveTask, answer: Any) -> None:
         else:
             run.emit(CarTurnedForward(car=task.car))
         return
+    assert car.space is not None
+    occupied = state.occupied(but=task.car)
     if not isinstance(answer, ChooseDestination):
-        assert car.space is not None
-        blocked = not can_step(TRACK, car.space, state.occupied(but=task.car))
+        blocked = not can_step(TRACK, car.space, occupied)
         run.emit(CarBlocked(car=task.car, reason="blocked" if blocked else "no_end"))
         return
-    assert car.space is not None
-    path = canonical_path(TRACK, car.space, answer.end, task.steps, state.occupied(but=task.car))
+    path = canonical_path(TRACK, car.space, answer.end, task.steps, occupied)
     run.emit(
         CarMoved(car=task.car, start=car.space, path=tuple(path), end=answer.end, steps=task.steps)
     )

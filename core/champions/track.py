@@ -37,18 +37,23 @@ def steps_from(track: Track, space: Space, occupied: frozenset[Space]) -> list[S
     A step from the last row finishes the car; that is not a space, so this returns [] there
     (see ``can_step``).
     """
-    return [s for s in _ahead(track, space) if s not in occupied]
+    return _steps(track.lanes, space, occupied)
 
 
-@lru_cache(maxsize=4096)
-def _ahead(track: Track, space: Space) -> tuple[Space, ...]:
-    """The spaces one step ahead of ``space`` on an empty track, in canonical order."""
+# The caches below are keyed by the track's ``lanes`` (all the geometry a step needs; cheaper
+# to hash than the whole `Track` on every call).
+
+
+def _steps(lanes: tuple[int, ...], space: Space, occupied: frozenset[Space]) -> list[Space]:
+    """`steps_from` on the lanes alone."""
     row, lane = space
     nxt = row + 1
-    if nxt >= track.rows:
-        return ()
-    width = track.lanes[nxt]
-    return tuple((nxt, c) for c in (lane, lane - 1, lane + 1) if 0 <= c < width)
+    if nxt >= len(lanes):
+        return []
+    width = lanes[nxt]
+    return [
+        (nxt, c) for c in (lane, lane - 1, lane + 1) if 0 <= c < width and (nxt, c) not in occupied
+    ]
 
 
 def can_step(track: Track, space: Space, occupied: frozenset[Space]) -> bool:
@@ -67,28 +72,29 @@ def move_ends(
 ) -> list[End]:
     """N-MOVE: the end options of "move ``steps``" from ``start`` (spaces by (row, lane), then
     ``FINISH``). ``occupied`` holds the other cars' spaces. Empty when the car cannot move."""
-    return list(_move_ends(track, start, steps, occupied, partial_moves, dead_end_steering))
+    return list(_move_ends(track.lanes, start, steps, occupied, partial_moves, dead_end_steering))
 
 
 @lru_cache(maxsize=8192)
 def _move_ends(
-    track: Track,
+    lanes: tuple[int, ...],
     start: Space,
     steps: int,
     occupied: frozenset[Space],
     partial_moves: bool,
     dead_end_steering: bool,
 ) -> tuple[End, ...]:
+    last = len(lanes) - 1
     dead: set[Space] = set()
     finish = False
     frontier: set[Space] = {start}
     for taken in range(1, steps + 1):
         reached: set[Space] = set()
         for space in frontier:
-            if space[0] == track.rows - 1:
+            if space[0] == last:
                 finish = True
                 continue
-            nxt = steps_from(track, space, occupied)
+            nxt = _steps(lanes, space, occupied)
             if not nxt and taken > 1:
                 dead.add(space)
             reached.update(nxt)
@@ -108,24 +114,24 @@ def _move_ends(
 
 
 @lru_cache(maxsize=8192)
-def _reaches(track: Track, space: Space, end: End, left: int, occupied: frozenset[Space]) -> bool:
+def _reaches(
+    lanes: tuple[int, ...], space: Space, end: End, left: int, occupied: frozenset[Space]
+) -> bool:
     """Whether a route from ``space`` reaches ``end`` in at most ``left`` more steps."""
     if end is FINISH:
-        need = track.rows - space[0]
+        need = len(lanes) - space[0]
         if need > left:
             return False
-        if space[0] == track.rows - 1:
+        if space[0] == len(lanes) - 1:
             return True
         return any(
-            _reaches(track, s, end, left - 1, occupied) for s in steps_from(track, space, occupied)
+            _reaches(lanes, s, end, left - 1, occupied) for s in _steps(lanes, space, occupied)
         )
     if space == end:
         return True
     if space[0] >= end[0] or end[0] - space[0] > left:
         return False
-    return any(
-        _reaches(track, s, end, left - 1, occupied) for s in steps_from(track, space, occupied)
-    )
+    return any(_reaches(lanes, s, end, left - 1, occupied) for s in _steps(lanes, space, occupied))
 
 
 def canonical_path(
@@ -133,16 +139,23 @@ def canonical_path(
 ) -> list[Space]:
     """The spaces entered on the way to ``end`` (for ``FINISH``: up to the last row), taking at
     each step the first of straight, inside, outside from which ``end`` can still be reached."""
+    return list(_canonical_path(track.lanes, start, end, steps, occupied))
+
+
+@lru_cache(maxsize=8192)
+def _canonical_path(
+    lanes: tuple[int, ...], start: Space, end: End, steps: int, occupied: frozenset[Space]
+) -> tuple[Space, ...]:
     path: list[Space] = []
     space = start
     left = steps
     while True:
         if end is not FINISH and space == end:
-            return path
-        if end is FINISH and space[0] == track.rows - 1:
-            return path
-        for nxt in steps_from(track, space, occupied):
-            if _reaches(track, nxt, end, left - 1, occupied):
+            return tuple(path)
+        if end is FINISH and space[0] == len(lanes) - 1:
+            return tuple(path)
+        for nxt in _steps(lanes, space, occupied):
+            if _reaches(lanes, nxt, end, left - 1, occupied):
                 path.append(nxt)
                 space = nxt
                 left -= 1

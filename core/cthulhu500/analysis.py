@@ -38,6 +38,7 @@ from core.analysis import (
     Settings,
     Watch,
     finish,
+    played,
     rollout_chance,
     rollout_option,
 )
@@ -240,6 +241,7 @@ def analyse(
 ) -> Analysis:
     """Every passing test of the game with its exact chances; luck per side in pass %."""
     chain = Chain({PASS: 1.0, STANDING: 0.2}, watch)
+    rollouts, horizon = played(settings)
     chances: list[ChanceNode] = []
     state = start
     total = len(steps)
@@ -257,11 +259,11 @@ def analyse(
                     state,
                     seat,
                     legal,
-                    settings.rollouts,
+                    rollouts,
                     seed,
                     step.state_id,
                     names,
-                    settings.horizon,
+                    horizon,
                 )
                 if options is not None:
                     if not chain.is_open(seat):
@@ -322,8 +324,8 @@ def analyse(
         "passes (or stops) the dice gave beyond that chance; the defender's is the attacker's, "
         "negated.",
         f"Action choices are valued in standing (laps, plus a share of a lap for the place) "
-        f"after {max(1, settings.horizon)} round(s) of shrewd play by everyone, from "
-        f"{settings.rollouts} tables guessed from the chooser's view; spread is the standard "
+        f"after {max(1, horizon)} round(s) of shrewd play by everyone, from "
+        f"{rollouts} tables guessed from the chooser's view; spread is the standard "
         "error. Other choices (reactions, discards) are not valued.",
     ]
     return finish(

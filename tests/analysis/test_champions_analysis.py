@@ -8,14 +8,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from core.analysis import Settings, analyse, check_identity
-from core.champions import GAME
+from core.analysis import CHAMPIONS_ROLLOUTS, Settings, analyse, check_identity, resolve
+from core.champions import GAME, rules
+from core.champions import analysis as champions_analysis
 from core.champions.analysis import MONEY, guess_table, value_options
+from core.champions.data import COMPONENTS
 from core.champions.model import ChooseDice, HeldSponsor, Roll
+from core.champions.track import move_ends
 from core.champions.views import view as seat_view
 from core.game import Seat, Step, Table
 from core.rng import Pcg32, ScriptedChance
-from replays.analysis import analyse_replay, to_json
+from replays.analysis import (
+    analyse_replay,
+    cached_or_analyse,
+    load_cached,
+    save_cache,
+    summary_text,
+    to_json,
+)
 from tests.analysis.helpers import saved_replay
 
 SHORT = {"lap_turn_limit": 6}
@@ -34,9 +44,13 @@ def _table_at_first_roll(seed: int) -> Table:
 
 
 def test_a_choice_that_moves_only_a_rival_costs_money():
-    t = _table_at_first_roll(3)
+    t = _table_at_first_roll(4)
     mine = t.state.seat_car[0]
     rival = t.state.seat_car[1]
+    # our car has room on the grid (boxed in, keeping its dice would change nothing)
+    car = t.state.cars[mine]
+    assert car.space is not None
+    assert move_ends(COMPONENTS.track, car.space, 1, t.state.occupied(but=mine))
     # dice 1 and 2 show our colour, dice 3 to 5 the rival's
     faces = [mine, mine, rival, rival, rival]
     t.chance = ScriptedChance(faces)
@@ -44,6 +58,7 @@ def test_a_choice_that_moves_only_a_rival_costs_money():
     legal = GAME.legal(t.state, 0)
     rival_only = ChooseDice(dice=(3, 4, 5))
     assert rival_only in legal
+    # valued to the end of the lap (the default horizon)
     options = value_options(t.state, 0, legal, rollouts=4, seed=1, step=t.state_id)
     chosen = options[legal.index(rival_only)]
     best = max(options, key=lambda o: o.value)
@@ -184,3 +199,40 @@ def test_identical_analysis_bytes_across_hash_seeds():
         outs.append(out.stdout.strip())
     assert outs[0] == outs[1]
     assert len(outs[0]) == 64
+
+
+def test_the_default_rolls_out_to_the_lap_scoring(monkeypatch):
+    assert resolve("champions", Settings()) == Settings(rollouts=CHAMPIONS_ROLLOUTS, horizon=0)
+    # a rollout cut before the lap is scored is valued by projected_money: count those
+    cut = []
+
+    def projected(state, seat):
+        cut.append(state)
+        return 0.0
+
+    monkeypatch.setattr(champions_analysis, "projected_money", projected)
+    t = Table(GAME, GAME.config_type(**SHORT), [Seat(name="a", bot="promoter")] * 2, 5)
+    t.run_bots()
+    start = GAME.new_state(t.config, 2)
+    a = analyse("champions", start, t.history, t.names, Settings(rollouts=1), 0)
+    assert a.settings == Settings(rollouts=1, horizon=0)
+    assert a.decisions
+    assert cut == []  # every rollout ended with its lap scored (or the game over)
+    one_round = analyse("champions", start, t.history, t.names, Settings(rollouts=1, horizon=1), 0)
+    assert one_round.decisions
+    assert cut  # one round ahead stops while laps still run
+    assert all(s.phase in rules.ASKING for s in cut)
+
+
+def test_a_changed_default_never_serves_an_old_cache(tmp_path):
+    replay = saved_replay(tmp_path, "champions", ["promoter", "random"], 2, **SHORT)
+    old = analyse_replay(replay, Settings(rollouts=1, horizon=1))  # one round: the old default
+    save_cache(replay, old)
+    assert load_cached(replay, Settings(rollouts=1, horizon=1)) == old
+    assert load_cached(replay, Settings(rollouts=1)) is None
+    new = cached_or_analyse(replay, Settings(rollouts=1))
+    assert new.settings == Settings(rollouts=1, horizon=0)
+    assert "to the lap's scoring" in new.notes[0]
+    assert "to the end of the lap" in summary_text(new)
+    # the default asked by name and left to the game are one key
+    assert load_cached(replay, Settings(rollouts=1, horizon=0)) == new
