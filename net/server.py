@@ -384,6 +384,7 @@ class _Connection(asyncssh.SSHServer):
         self.started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
         self._unused = False
+        self.lost = False  # the connection is gone (a session may still be ending after it)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -458,10 +459,14 @@ class _Connection(asyncssh.SSHServer):
 
     def session_ended(self) -> None:
         self.sessions -= 1
-        if self.sessions <= 0 and self.authed and not self.server.closing:
+        # A session's app often finishes after its connection is gone (a closed terminal):
+        # that connection is not "without a session", it is no connection at all. Counted, it
+        # stayed counted for good, and 20 of them locked every new login out.
+        if self.sessions <= 0 and self.authed and not self.lost and not self.server.closing:
             self._set_unused(True)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         self._cancel_timer()
         if self.refusing:
             self.refusing = False

@@ -247,6 +247,28 @@ async def test_ssh_dash_n_connections_are_capped_and_time_out(start, caplog):  #
     conn.close()
 
 
+async def test_sessions_whose_connection_drops_first_never_count_as_unused(start):  # noqa: F811
+    """A closed terminal: the connection goes, then the session's app ends. That must not
+    leave the connection counted among those without a session: with the cap at 2, three such
+    players in a row locked every later login out."""
+    server = await start(max_unused=2, unused_timeout=60.0)
+    for key in (KEY_A, KEY_B, KEY_A, KEY_B):
+        conn = await connect(server.port, key)
+        term = await Term.open(conn)
+        await term.wait_for("Choose a nickname")
+        conn.abort()  # gone at once, the session still running on the server
+        for _ in range(200):  # bounded: until the server has ended that session
+            if not server.sessions:
+                break
+            await asyncio.sleep(0.02)
+        assert server.unused == 0
+    conn = await connect(server.port, KEY_A)  # an honest login still gets in
+    term = await Term.open(conn)
+    await term.wait_for("Choose a nickname")
+    assert not term.closed.is_set()
+    conn.close()
+
+
 async def test_wrong_invite_codes_are_throttled_and_playing_keeps_the_name(tmp_path):
     from net.hub import Identity, SeatSpec, TableSpec
     from net.local_hub import LocalHub
