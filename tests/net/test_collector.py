@@ -48,16 +48,30 @@ def test_no_compaction_while_busy_until_the_bound_forces_it():
     assert collector.ended_frozen == 0
 
 
-def test_tick_compacts_once_the_time_bound_has_come():
+def test_tick_compacts_once_the_time_bound_has_come_and_only_on_a_quiet_server():
     clock = [0.0]
-    collector = Collector(compact_every=100.0, clock=lambda: clock[0])
-    collector.tick(live_sessions=50)
+    collector = Collector(compact_every=100.0, quiet_sessions=10, clock=lambda: clock[0])
+    collector.tick(live_sessions=5)
     assert collector.compactions == 0
     clock[0] = 150.0
     collector.tick(live_sessions=50)
+    assert collector.compactions == 0, "a compaction walks every session: not while 50 play"
+    collector.tick(live_sessions=5)
     assert collector.compactions == 1
-    collector.tick(live_sessions=50)
+    collector.tick(live_sessions=5)
     assert collector.compactions == 1, "and then not again until the next period"
+
+
+def test_garbage_made_since_the_last_freeze_is_collected_before_the_next_freeze():
+    gc.unfreeze()
+    collector = Collector()
+    collector.session_built()
+    frozen = gc.get_freeze_count()
+    screen = [Cycle() for _ in range(1000)]  # a screen a live session opened after its build
+    gc.collect(1)  # young collections promote it to the old generation, as a busy server's do
+    del screen  # closed: cyclic garbage, not frozen yet
+    collector.session_built()  # the next session's build
+    assert gc.get_freeze_count() < frozen + 1000, "the closed screen was collected, not frozen"
 
 
 def test_install_switches_automatic_full_collections_off_and_uninstall_back():
