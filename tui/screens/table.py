@@ -7,7 +7,9 @@ for the hub's step to show it (a refused action shows its sentence). Bots' steps
 player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
 cover between seats and re-watches from the new seat; every hand-over between hot-seat players
 shows a "your turn" banner under the title until that player moves. `I` opens the table's info
-panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). A spectator at
+panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). The hub's
+notices ("Bea is away.") are lasting lines of the race log, not toasts over its last lines; the
+one that repeats the result shown already is left out. A spectator at
 a network table offers its frames for sharing (`net.mirror`): while it follows another
 session's frames it folds its updates and keeps its log lines, draws nothing, and catches up
 when it stops following.
@@ -443,8 +445,26 @@ class TableScreen(SpeedwayScreen):
                 self._unshown.append(line)
                 return
             self.board.add_log([line])
-        elif isinstance(update, Notice) and not following:  # a follower shows the leader's
+        elif isinstance(update, Notice) and self.fold is not None:
+            if self.repeats_result(update.text):
+                return  # the result has its lasting places: the log, the status line
+            # A lasting line of the race log, like chat: a toast would cover the log's last
+            # lines (the result line at the end of a race) and be gone before it is read.
+            line = LogLine(self.fold.state_id, None, update.text)
+            self.fold.log.append(line)
+            if following:  # a follower shows the leader's frames; the line shows when it stops
+                self._unshown.append(line)
+                return
+            self.board.add_log([line])
+        elif isinstance(update, Notice) and not following:  # before the first fold
             self.notify(update.text)
+
+    def repeats_result(self, text: str) -> bool:
+        """Whether a hub notice only says the result this screen shows already ("The race is
+        over: Ann wins …", sent when the race ends)."""
+        fold = self.fold
+        result = fold.result() if fold is not None else None
+        return fold is not None and result is not None and result.summary_for(fold.names) in text
 
     # ---------------------------------------------------------------- shared frames
 
