@@ -37,6 +37,7 @@ from tui.fold import TableFold
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board, BoardData
 from tui.widgets.go500 import ROW_DICE, DieClicked, Go500Board
+from tui.widgets.keys import KeyFooter
 
 
 def cup_interlude(names: list[str], events: list[Any]) -> CupStandings | None:
@@ -66,6 +67,7 @@ class CupStandings(ModalScreen[None]):
             yield Static(cup_title(self.event.race, self.final), id="cup-title")
             yield DataTable(id="cup-table", cursor_type="none")
             yield Static("Enter: continue", classes="hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)

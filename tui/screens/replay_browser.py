@@ -29,6 +29,7 @@ class AskPath(ModalScreen[str | None]):
         with Vertical(id="invite-box"):
             yield Static("Path of a replay file:")
             yield Input(placeholder="/path/to/game.replay", id="replay-path")
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

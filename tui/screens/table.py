@@ -73,6 +73,7 @@ class PassKeyboard(ModalScreen[bool]):
             yield Static(f"Pass the keyboard to {self.player}.", id="pass-title")
             yield Static("Everyone else: look away. The table is hidden until they are ready.")
             yield Button(f"I am {self.player} — show my seat (Enter)", id="pass-ready")
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(True)
@@ -123,6 +124,7 @@ class ChatPrompt(ModalScreen[str | None]):
             yield Static("Say something to the table (Enter sends, Esc cancels):")
             yield ChatInput(max_length=self.MAX_LENGTH, id="chat-input")
             yield Static("", id="chat-error", classes="error")
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -165,6 +167,7 @@ class LeaveTable(ModalScreen[str | None]):
             yield Button("Keep it for later (k)", id="keep", variant="primary")
             yield Button("Abandon it (a)", id="abandon", variant="error")
             yield Button("Stay at the table (esc)", id="stay")
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(event.button.id or "stay")
@@ -217,6 +220,7 @@ class TableInfoScreen(ModalScreen[None]):
             yield Static(self.heading, id="info-title")
             yield Static("\n".join(self.lines), id="info-text")
             yield Static("esc: close", classes="hint")
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
