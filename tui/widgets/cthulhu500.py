@@ -429,25 +429,36 @@ class PackView(LineBox, can_focus=True):
             self.post_message(ShowDetails(f"v{self._line_seats[event.y]}"))
 
 
+PACK_WORDINGS = 6
+"""How many wordings `pack_details` tries, fullest first."""
+
+
 def pack_details(v: Any, hand: int, marks: list[int], room: int) -> Text:
     """A vehicle's second line: laps, Speed both ways, Complexity, hand size, contagion marks,
     driver and equipment, in the fullest wording that fits ``room`` cells (the names of crew,
-    Mods and Tires give way to counts first, then Speed, Complexity and the driver to short
-    forms: "Spd 3/1 · Cx 5", the driver's Drive as "Drv 2")."""
+    Mods and Tires give way to counts first, then Speed and Complexity to short forms
+    ("Spd 3/1 · Cx 5") and the driver to the Drive a passing test adds ("Drive 2", or "no
+    driver"), then Complexity, which the details view still shows ("Speed 3/1"; "Spd 3/1"
+    last))."""
     spec = cards_module().CARDS.get(v.marker) if v.marker else None
-    for short in range(4):
+    out = Text()
+    for short in range(PACK_WORDINGS):
         out = Text()
         out.append(f"lap {v.laps}", style=BOLD)
         if spec is not None:
-            out.append(" · " + speed_words(v.marker, v.damaged, short=short >= 3))
+            speed = speed_words(v.marker, v.damaged, short=short >= 3)
+            if short >= 4:  # Speed only: Complexity is in the details view
+                speed = speed.split(" · ")[0].replace("Spd", "Speed" if short == 4 else "Spd")
+            out.append(" · " + speed)
         out.append(f" · hand {hand}", style=DIM)
         if marks:
             out.append(" ☣ " + ", ".join(card_name(c) for c in marks), style=BOLD)
-        if short < 3:
-            parts = [f"drv {card_name(v.driver)}"]
+        if v.driver is None:
+            parts = ["no driver"]
+        elif short < 3:
+            parts = [f"driver {card_name(v.driver)}"]
         else:  # the number a passing test adds (C-PASS-TEST), not the driver's name
-            drive = 0 if v.driver is None else cards_module().card(v.driver).drive
-            parts = [f"Drv {drive}"]
+            parts = [f"Drive {cards_module().card(v.driver).drive}"]
         named = short < 1
         if v.crew:
             parts.append(
