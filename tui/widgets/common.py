@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -68,6 +69,58 @@ def wrap_plain(text: str, width: int) -> list[str] | None:
     bounds = [0, *offsets, len(text)]
     # Rich strips the spaces past the width, then truncates: a cut at the width.
     return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
+
+
+def _cells_head(text: str, cells: int) -> str:
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > cells:
+            break
+        out += ch
+    return out
+
+
+def short_name(name: str, width: int, tail: int = 0) -> str:
+    """``name`` in at most ``width`` cells: as it is when it fits, else cut with "…" (keeping
+    its last ``tail`` characters after the "…")."""
+    width = max(1, width)
+    if cell_len(name) <= width:
+        return name
+    end = name[len(name) - tail :] if 0 < tail < len(name) else ""
+    if cell_len(end) > width - 2:
+        end = ""
+    return _cells_head(name, width - 1 - cell_len(end)) + "…" + end
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """Every name in at most ``width`` cells, cut the same way on every board ("Maximilia…"; the
+    full names are in the table's info panel, `I`). A cut name that would read like another
+    player's keeps its end: "Random2" and "Random3" in 6 cells are "Rand…2" and "Rand…3", and
+    "Promoter2" beside "Promoter" in 8 is "Promot…2".
+
+    >>> short_names(["Ann", "Maximiliana", "Random2", "Random3"], 6)
+    ['Ann', 'Maxim…', 'Rand…2', 'Rand…3']
+    """
+    out = []
+    for i, name in enumerate(names):
+        if cell_len(name) <= width:
+            out.append(name)
+            continue
+        others = [n for j, n in enumerate(names) if j != i and n != name]
+        for tail in range(len(name)):
+            short = short_name(name, width, tail)
+            head, _, end = short.partition("…")
+            if not any(o.startswith(head) and o.endswith(end) for o in others):
+                break
+        else:
+            short = short_name(name, width)
+        out.append(short)
+    return out
+
+
+def pad_cells(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` cells (wide characters count two)."""
+    return text + " " * max(0, width - cell_len(text))
 
 
 _TEXT_STRIPS: LRUCache[tuple[Any, ...], Strip] = LRUCache(4096)

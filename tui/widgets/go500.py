@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -51,7 +52,7 @@ from core.go500.model import (
 from core.go500.rules import saveable
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog
+from tui.widgets.common import LineBox, RaceLog, pad_cells, short_names
 
 ROW_DICE = DIE_IDS  # F, T1 … T5, P: the tray's order is the dice's
 DIE_W = 8  # box width of a flag/track/power die
@@ -380,8 +381,10 @@ class Scoreboard(LineBox):
         order = list(state.order or range(len(names)))
         ranking = list(state.ranking or (data.result.ranking if data.result else []))
         current = state.current
-        name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
+        longest = max(cell_len(n) for n in names)
+        name_w = max(4, min(16 if width >= 60 else 12, longest))
+        shown = short_names(names, name_w)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         lines = [Text(race_header(state), style=Style(bold=True))]
         placed = data.result is not None or state.phase == "over"
@@ -396,7 +399,7 @@ class Scoreboard(LineBox):
             line = Text()
             line.append(f"{marker} ", style=Style(bold=True))
             line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
-            line.append(f" {names[seat][:name_w]:<{name_w}} ")
+            line.append(f" {pad_cells(shown[seat], name_w)} ")
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
