@@ -99,7 +99,7 @@ class Go500TableScreen(TableScreen):
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
         Binding("s", "stop", "Stop"),
-        Binding("1", "digit(1)", "Save 1-6", show=True),
+        Binding("1", "digit(1)", "Save", key_display="1-6"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("c", "chart", "Chart"),
     ]

@@ -40,7 +40,7 @@ class AskPath(ModalScreen[str | None]):
 
 class ReplayBrowser(SpeedwayScreen):
     BINDINGS: ClassVar = [
-        Binding("enter", "open", "Open", show=False),
+        Binding("enter", "open", "Open", priority=True),  # shown: the table would hide it
         Binding("p", "path", "Open a path"),
         Binding("escape", "back", "Back"),
     ]

@@ -10,6 +10,7 @@ Must not: hold game state, change it, or talk to the hub.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -48,6 +49,7 @@ from core.go500.model import (
     QualifyingRolled,
     RaceStarted,
     SaveAndRoll,
+    TurnStarted,
 )
 from core.go500.rules import saveable
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
@@ -198,10 +200,27 @@ def _turn_of(state: Go500State, seat: int | None) -> Any:
 
 
 def last_qualifying(data: BoardData[Go500State], seat: int | None) -> QualifyingRolled | None:
+    """``seat``'s qualifying roll when it is the latest roll shown (never once the race has
+    turns: a table joined or resumed later gets every past event at once)."""
     for event in reversed(data.last_events):
+        if isinstance(event, _TURN_ROLLS):
+            return None
         if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
+
+
+def latest_events(data: BoardData[Go500State]) -> Sequence[Any]:
+    """The events the call-out line speaks of: the latest step's; for a table joined or
+    resumed mid-race (its whole past in one welcome), only those since the current turn began,
+    not a flag from turns ago."""
+    events = data.last_events
+    welcome = len(data.history) == 1 and data.history[0][1] is None
+    if welcome and data.state.phase == "turn":
+        starts = [i for i, e in enumerate(events) if isinstance(e, TurnStarted)]
+        if starts:
+            return events[starts[-1] :]
+    return events
 
 
 def callouts(data: BoardData[Go500State]) -> list[tuple[str, str]]:
@@ -423,7 +442,7 @@ class Callouts(LineBox):
     }
 
     def show(self, data: BoardData[Go500State]) -> None:
-        said = headline(data.last_events, data.names, data.config)
+        said = headline(latest_events(data), data.names, data.config)
         text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing
