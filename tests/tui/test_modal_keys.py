@@ -61,3 +61,16 @@ def test_the_info_panel_over_a_champions_table(snap_compare, size, monkeypatch):
         await pilot.pause()
 
     assert snap_compare(champions_app(), terminal_size=size, run_before=open_info)
+
+
+async def test_the_pass_the_keyboard_cover_lists_its_key():
+    from tests.tui.test_cthulhu_screen import cthulhu_app
+    from tui.screens.table import PassKeyboard
+
+    app = cthulhu_app("me,hot:Bea,random", seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PassKeyboard))
+        await pilot.pause()
+        assert list(footer_of(app.screen).shown) == ["Show my seat"]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, PassKeyboard))

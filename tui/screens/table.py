@@ -62,7 +62,7 @@ SPEEDS = list(ANIMATION_DELAYS)
 class PassKeyboard(ModalScreen[bool]):
     """Covers the table between hot-seat players so nobody sees another's hidden cards."""
 
-    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat")]
+    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat", priority=True)]  # shown
 
     def __init__(self, name: str) -> None:
         super().__init__()
