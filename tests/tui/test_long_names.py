@@ -104,3 +104,22 @@ async def test_champions_players_cut_a_long_name_with_an_ellipsis(size, shown):
 def test_snapshot_eight_vehicles(snap_compare, size, monkeypatch):
     monkeypatch.setattr(LocalHub, "_new_id", lambda self: "cthulhu8")
     assert snap_compare(long_named_app("cthulhu500", EIGHT), terminal_size=size, run_before=_mid_turn)
+
+
+async def test_a_status_line_too_long_for_80_columns_ends_in_an_ellipsis():
+    from tui.widgets.common import StatusLine
+
+    app = long_named_app("go500", "me,cautious,bold,optimal,random,cautious,bold,optimal", seed=3, mode="multi_game")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await at_table(pilot)
+        places = ", ".join(f"{i + 1}. {n} ({500 - i})" for i, n in enumerate(screen.fold.names))
+        screen.status(f"Race over — {places}.")
+        await pilot.pause()
+        line = screen.query_one(StatusLine)
+        shown = str(line.render())
+        assert shown.endswith("…")
+        assert len(shown) == line.content_size.width
+        assert line.size.height == 1
+        await pilot.resize_terminal(200, 24)
+        await pilot.pause()
+        assert str(line.render()) == f"Race over — {places}."  # in full when there is room

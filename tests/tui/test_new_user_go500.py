@@ -92,3 +92,32 @@ def test_a_long_resume_entry_wraps_under_its_words():
     assert all(len(line) <= 56 for line in lines)  # inside the menu, its scrollbar too
     assert not lines[0].endswith("turn")
     assert "turn 12" in lines[1]
+
+
+async def test_the_next_cup_race_waits_behind_the_standings():
+    from tui.screens.go500 import CupStandings
+
+    app = go500_app("me,cautious", seed=3, mode="cup", schedule=[["Short", 400], ["Long", 400]])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: at_table(app))
+        screen = app.screen
+        for _ in range(400):
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, CupStandings)
+                or (app.screen is screen and screen.acting_seat() == 0),
+            )
+            if isinstance(app.screen, CupStandings):
+                break
+            stage = stage_of(screen.fold.state, 0)
+            turn = screen.fold.state.turns[0]
+            await pilot.press("s" if stage == "decide" and turn.showing >= 60 else "r")
+        else:
+            raise AssertionError("the first race never ended")
+        held = screen.fold.state_id
+        await pilot.pause(0.3)
+        assert screen.fold.state_id == held, "nothing of the next race shows behind the standings"
+        assert screen._holding
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert not screen._holding

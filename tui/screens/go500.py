@@ -126,7 +126,8 @@ class Go500TableScreen(TableScreen):
             if isinstance(event, CupPointsAwarded):
                 races = self.fold.game.race_count(self.fold.config) or 1
                 final = event.race + 1 >= races
-                self.app.push_screen(CupStandings(self.fold.names, event, final))
+                # The next race's steps wait behind the standings (they are queued).
+                self.hold_for(CupStandings(self.fold.names, event, final))
 
     def title_text(self) -> str:
         assert self.fold is not None

@@ -653,7 +653,8 @@ class ActionList(FastLines, Widget, can_focus=True):
 class StatusLine(LineBox):
     """One line: whose turn it is, or the sentence of a refused action.
 
-    A refusal too long for one line wraps onto a second (the only time the line grows and the
+    A sentence too long for the line ends in "…" where it is cut. A refusal too long for one
+    line wraps onto a second (the only time the line grows and the
     screen re-lays out); if even two lines cannot hold it, the middle gives way so that its end —
     the "(rule …)" it names — stays on screen.
     """
@@ -663,13 +664,16 @@ class StatusLine(LineBox):
     StatusLine.-error { background: $error 30%; text-style: bold; }
     """
 
+    _said: tuple[str, bool] | None = None
+    """The sentence shown and whether it is a refusal (said again after a resize)."""
+
     def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
         super().__init__(id=id, classes=classes)
         self.show_lines([Text(text)])
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line of fixed height: a new sentence repaints this line only (no relayout)."""
-        if (text, error) == getattr(self, "_said", None):
+        if (text, error) == self._said:
             return
         self._said = (text, error)
         self.set_class(error, "-error")
@@ -677,9 +681,18 @@ class StatusLine(LineBox):
         lines = [Text(text)]
         if error and width > 0 and len(text) > width:
             lines = fit_two_lines(text, width)
+        elif width > 0 and lines[0].cell_len > width:
+            lines[0].truncate(width, overflow="ellipsis")  # the cut shows ("…"), never silent
         if self.styles.height is None or self.styles.height.value != len(lines):
             self.styles.height = len(lines)
         self.show_lines(lines)
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        said = self._said
+        if said is not None:
+            self._said = None
+            self.say(said[0], error=said[1])  # cut (or not) for the new width
 
 
 def fit_two_lines(text: str, width: int) -> list[Text]:
