@@ -121,3 +121,20 @@ async def test_the_next_cup_race_waits_behind_the_standings():
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is screen)
         assert not screen._holding
+
+
+async def test_the_seed_commitment_shows_in_the_race_log_at_80_columns():
+    """The log's first line (the commitment, eight rows at 80 columns) is not paged away at the
+    start: the box is filled, not left with the last line alone at its top."""
+    from tui.widgets.common import RaceLog
+
+    app = go500_app("me,cautious,bold", seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: at_table(app))
+        await pilot.pause()
+        log = app.screen.query_one(RaceLog)
+        rows = [log.render_line(y).text for y in range(log.content_size.height)]
+        commitment = app.screen.fold.table.commitment
+        shown = "".join(row.strip() for row in rows)
+        assert commitment in shown, rows
+        assert rows[-1].strip() == "engines!"  # the newest line still ends the box

@@ -384,9 +384,14 @@ class RaceLog(FastLines, Widget):
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
             if index + 1 == given:  # the lines set at once fill the box, from a line's start
-                first = max(0, len(self._strips) - height)
+                fill = first = max(0, len(self._strips) - height)
                 while first < len(self._strips) - 1 and not self._begins[first]:
                     first += 1
+                if 3 * (len(self._strips) - first) < 2 * height:
+                    # ... unless that start would leave most of the box empty (a very long
+                    # line, like the seed's commitment at 80 columns): the box is filled, the
+                    # top row then starting inside that line.
+                    first = fill
             elif index + 1 > given:  # each line added since turns the page as it did live
                 first = self._page_for(first, height)
         if self._follow:
