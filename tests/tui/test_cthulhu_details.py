@@ -216,11 +216,27 @@ def test_a_long_row_gives_way_to_counts_then_short_forms():
     crew = tuple(c.id for c in CARDS.values() if c.type == "crew")[:3]
     v = Vehicle(marker=5, crew=crew, driver=crew[0])
     full = pack_details(v, 5, [], 200).plain
-    assert full.startswith("lap 0 · Speed 3 (dmg 1) · Complexity 5 · hand 5 · drv Herbert West")
+    assert full.startswith("lap 0 · Speed 3 (dmg 1) · Complexity 5 · hand 5 · driver Herbert West")
     assert full.endswith(f"crew {name_of(crew[0])}, {name_of(crew[1])}, {name_of(crew[2])}")
     counted = pack_details(v, 5, [], 80).plain
-    assert counted.endswith("· drv Herbert West · crew 3"), "names give way to a count first"
+    assert counted.endswith("· driver Herbert West · crew 3"), "names give way to a count first"
     assert "Speed 3 (dmg 1) · Complexity 5" in counted
     tight = pack_details(v, 5, [], 60)
-    assert tight.plain == "lap 0 · Spd 3/1 · Cx 5 · hand 5 · Drv 1 · crew 3"
+    assert tight.plain == "lap 0 · Spd 3/1 · Cx 5 · hand 5 · Drive 1 · crew 3"
     assert Text(tight.plain).cell_len <= 60
+    tighter = pack_details(v, 5, [], 45).plain
+    assert tighter == "lap 0 · Speed 3/1 · hand 5 · Drive 1 · crew 3", "Complexity goes last"
+    assert pack_details(v, 5, [], 42).plain == "lap 0 · Spd 3/1 · hand 5 · Drive 1 · crew 3"
+
+
+def test_a_vehicle_without_a_driver_says_so_in_words():
+    """Not "Drv 0" (a driver with Drive 0?) at 80 columns: "no driver", in every wording."""
+    from tui.widgets.cthulhu500 import pack_details
+
+    v = Vehicle(marker=5)
+    for room in (200, 60, 40, 30):
+        words = pack_details(v, 5, [], room).plain
+        assert "no driver" in words, (room, words)
+        assert "Drv" not in words
+        assert "Drive 0" not in words
+    assert pack_details(v, 5, [], 40).plain == "lap 0 · Speed 3/1 · hand 5 · no driver"

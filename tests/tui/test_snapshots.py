@@ -51,7 +51,7 @@ def test_go500_table_mid_turn(snap_compare, size):
     )
 
 
-async def _finish(pilot) -> None:
+async def _finish(pilot, *, clear: bool = True) -> None:
     app = pilot.app
     await wait_for(
         pilot, lambda: isinstance(app.screen, Go500TableScreen) and app.screen.fold is not None
@@ -66,7 +66,8 @@ async def _finish(pilot) -> None:
             "s" if stage == "decide" and screen.fold.state.turns[0].showing >= 60 else "r"
         )
     assert screen.fold.result() is not None
-    app.clear_notifications()
+    if clear:
+        app.clear_notifications()
     await pilot.pause()
 
 

@@ -37,6 +37,7 @@ from tui.fold import TableFold
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board, BoardData
 from tui.widgets.go500 import ROW_DICE, DieClicked, Go500Board
+from tui.widgets.keys import KeyFooter
 
 
 def cup_interlude(names: list[str], events: list[Any]) -> CupStandings | None:
@@ -66,6 +67,7 @@ class CupStandings(ModalScreen[None]):
             yield Static(cup_title(self.event.race, self.final), id="cup-title")
             yield DataTable(id="cup-table", cursor_type="none")
             yield Static("Enter: continue", classes="hint")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         grid = self.query_one(DataTable)
@@ -97,7 +99,7 @@ class Go500TableScreen(TableScreen):
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
         Binding("s", "stop", "Stop"),
-        Binding("1", "digit(1)", "Save 1-6", show=True),
+        Binding("1", "digit(1)", "Save", key_display="1-6"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],
         Binding("c", "chart", "Chart"),
     ]
@@ -124,7 +126,8 @@ class Go500TableScreen(TableScreen):
             if isinstance(event, CupPointsAwarded):
                 races = self.fold.game.race_count(self.fold.config) or 1
                 final = event.race + 1 >= races
-                self.app.push_screen(CupStandings(self.fold.names, event, final))
+                # The next race's steps wait behind the standings (they are queued).
+                self.hold_for(CupStandings(self.fold.names, event, final))
 
     def title_text(self) -> str:
         assert self.fold is not None

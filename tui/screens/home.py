@@ -8,6 +8,8 @@ turn. Must not hold game state.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -37,6 +39,19 @@ MENU = [
     ("settings", "s", "Settings — theme, animation speed, colours"),
     ("quit", "q", "Quit"),
 ]
+
+
+ENTRY_WIDTH = 52
+"""Cells of a menu entry's words: the menu's inside, less its scrollbar when the kept games make
+it scroll."""
+
+
+def entry_text(key: str, words: str) -> Text:
+    """A menu entry: its key, then its words; a long entry ("Resume Cthulhu 500 · Ann, Bold, …")
+    wraps under its words, not under the key."""
+    kept = re.sub(r" (?=\d)", "\xa0", words)  # a number stays with its word: "turn 12"
+    lines = textwrap.wrap(kept, ENTRY_WIDTH) or [""]
+    return Text(f"{key}  " + "\n   ".join(lines).replace("\xa0", " "))
 
 
 class HomeScreen(SpeedwayScreen):
@@ -76,7 +91,7 @@ class HomeScreen(SpeedwayScreen):
 
     def menu(self) -> list[Option]:
         options = [
-            Option(Text(f"{'u' if i == 0 else ' '}  Resume {words}"), id=f"resume:{table_id}")
+            Option(entry_text("u" if i == 0 else " ", f"Resume {words}"), id=f"resume:{table_id}")
             for i, (table_id, words) in enumerate(self.kept())
         ]
         options += [Option(Text(f"{key}  {text}"), id=ident) for ident, key, text in MENU]

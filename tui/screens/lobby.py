@@ -43,6 +43,7 @@ class InviteCode(ModalScreen[str | None]):
         with Vertical(id="invite-box"):
             yield Static("Enter a private table's invite code:")
             yield Input(placeholder="code", id="invite-code", max_length=40)
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

@@ -76,6 +76,7 @@ class AskTurn(ModalScreen[int | None]):
             yield Static(f"Jump to turn (1 to {self.turns}):")
             yield Input(type="integer", id="turn-number")
             yield Static("", id="turn-error", classes="error")
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         refusal = turn_refusal(event.value, self.turns)
@@ -124,6 +125,7 @@ class BranchDialog(ModalScreen[list[str] | None]):
             with Horizontal(classes="buttons"):
                 yield Button("Start (ctrl+s)", id="go", variant="primary")
                 yield Button("Cancel", id="cancel")
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "go":

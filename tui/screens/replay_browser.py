@@ -29,6 +29,7 @@ class AskPath(ModalScreen[str | None]):
         with Vertical(id="invite-box"):
             yield Static("Path of a replay file:")
             yield Input(placeholder="/path/to/game.replay", id="replay-path")
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)
@@ -39,7 +40,7 @@ class AskPath(ModalScreen[str | None]):
 
 class ReplayBrowser(SpeedwayScreen):
     BINDINGS: ClassVar = [
-        Binding("enter", "open", "Open", show=False),
+        Binding("enter", "open", "Open", priority=True),  # shown: the table would hide it
         Binding("p", "path", "Open a path"),
         Binding("escape", "back", "Back"),
     ]

@@ -7,7 +7,9 @@ for the hub's step to show it (a refused action shows its sentence). Bots' steps
 player's animation speed (`+`/`-`). Hot-seat with hidden information puts a "pass the keyboard"
 cover between seats and re-watches from the new seat; every hand-over between hot-seat players
 shows a "your turn" banner under the title until that player moves. `I` opens the table's info
-panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). A spectator at
+panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). The hub's
+notices ("Bea is away.") are lasting lines of the race log, not toasts over its last lines; the
+one that repeats the result shown already is left out. A spectator at
 a network table offers its frames for sharing (`net.mirror`): while it follows another
 session's frames it folds its updates and keeps its log lines, draws nothing, and catches up
 when it stops following.
@@ -61,7 +63,7 @@ SPEEDS = list(ANIMATION_DELAYS)
 class PassKeyboard(ModalScreen[bool]):
     """Covers the table between hot-seat players so nobody sees another's hidden cards."""
 
-    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat")]
+    BINDINGS: ClassVar = [Binding("enter", "ready", "Show my seat", priority=True)]  # shown
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -72,6 +74,7 @@ class PassKeyboard(ModalScreen[bool]):
             yield Static(f"Pass the keyboard to {self.player}.", id="pass-title")
             yield Static("Everyone else: look away. The table is hidden until they are ready.")
             yield Button(f"I am {self.player} — show my seat (Enter)", id="pass-ready")
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(True)
@@ -122,6 +125,7 @@ class ChatPrompt(ModalScreen[str | None]):
             yield Static("Say something to the table (Enter sends, Esc cancels):")
             yield ChatInput(max_length=self.MAX_LENGTH, id="chat-input")
             yield Static("", id="chat-error", classes="error")
+        yield KeyFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -164,6 +168,7 @@ class LeaveTable(ModalScreen[str | None]):
             yield Button("Keep it for later (k)", id="keep", variant="primary")
             yield Button("Abandon it (a)", id="abandon", variant="error")
             yield Button("Stay at the table (esc)", id="stay")
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_choose(event.button.id or "stay")
@@ -216,6 +221,7 @@ class TableInfoScreen(ModalScreen[None]):
             yield Static(self.heading, id="info-title")
             yield Static("\n".join(self.lines), id="info-text")
             yield Static("esc: close", classes="hint")
+        yield KeyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -445,8 +451,26 @@ class TableScreen(SpeedwayScreen):
                 self._unshown.append(line)
                 return
             self.board.add_log([line])
-        elif isinstance(update, Notice) and not following:  # a follower shows the leader's
+        elif isinstance(update, Notice) and self.fold is not None:
+            if self.repeats_result(update.text):
+                return  # the result has its lasting places: the log, the status line
+            # A lasting line of the race log, like chat: a toast would cover the log's last
+            # lines (the result line at the end of a race) and be gone before it is read.
+            line = LogLine(self.fold.state_id, None, update.text)
+            self.fold.log.append(line)
+            if following:  # a follower shows the leader's frames; the line shows when it stops
+                self._unshown.append(line)
+                return
+            self.board.add_log([line])
+        elif isinstance(update, Notice) and not following:  # before the first fold
             self.notify(update.text)
+
+    def repeats_result(self, text: str) -> bool:
+        """Whether a hub notice only says the result this screen shows already ("The race is
+        over: Ann wins …", sent when the race ends)."""
+        fold = self.fold
+        result = fold.result() if fold is not None else None
+        return fold is not None and result is not None and result.summary_for(fold.names) in text
 
     _traced: tuple[int, int] | None = None
     """When tracing: the last step shown and the driver's write count when it arrived."""

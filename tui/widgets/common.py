@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich._wrap import divide_line
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
@@ -68,6 +69,58 @@ def wrap_plain(text: str, width: int) -> list[str] | None:
     bounds = [0, *offsets, len(text)]
     # Rich strips the spaces past the width, then truncates: a cut at the width.
     return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
+
+
+def _cells_head(text: str, cells: int) -> str:
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > cells:
+            break
+        out += ch
+    return out
+
+
+def short_name(name: str, width: int, tail: int = 0) -> str:
+    """``name`` in at most ``width`` cells: as it is when it fits, else cut with "…" (keeping
+    its last ``tail`` characters after the "…")."""
+    width = max(1, width)
+    if cell_len(name) <= width:
+        return name
+    end = name[len(name) - tail :] if 0 < tail < len(name) else ""
+    if cell_len(end) > width - 2:
+        end = ""
+    return _cells_head(name, width - 1 - cell_len(end)) + "…" + end
+
+
+def short_names(names: Sequence[str], width: int) -> list[str]:
+    """Every name in at most ``width`` cells, cut the same way on every board ("Maximilia…"; the
+    full names are in the table's info panel, `I`). A cut name that would read like another
+    player's keeps its end: "Random2" and "Random3" in 6 cells are "Rand…2" and "Rand…3", and
+    "Promoter2" beside "Promoter" in 8 is "Promot…2".
+
+    >>> short_names(["Ann", "Maximiliana", "Random2", "Random3"], 6)
+    ['Ann', 'Maxim…', 'Rand…2', 'Rand…3']
+    """
+    out = []
+    for i, name in enumerate(names):
+        if cell_len(name) <= width:
+            out.append(name)
+            continue
+        others = [n for j, n in enumerate(names) if j != i and n != name]
+        for tail in range(len(name)):
+            short = short_name(name, width, tail)
+            head, _, end = short.partition("…")
+            if not any(o.startswith(head) and o.endswith(end) for o in others):
+                break
+        else:
+            short = short_name(name, width)
+        out.append(short)
+    return out
+
+
+def pad_cells(text: str, width: int) -> str:
+    """``text`` followed by spaces up to ``width`` cells (wide characters count two)."""
+    return text + " " * max(0, width - cell_len(text))
 
 
 _TEXT_STRIPS: LRUCache[tuple[Any, ...], Strip] = LRUCache(4096)
@@ -331,9 +384,14 @@ class RaceLog(FastLines, Widget):
             self._strips.extend(wrapped)
             self._begins.extend([True] + [False] * (len(wrapped) - 1))
             if index + 1 == given:  # the lines set at once fill the box, from a line's start
-                first = max(0, len(self._strips) - height)
+                fill = first = max(0, len(self._strips) - height)
                 while first < len(self._strips) - 1 and not self._begins[first]:
                     first += 1
+                if 3 * (len(self._strips) - first) < 2 * height:
+                    # ... unless that start would leave most of the box empty (a very long
+                    # line, like the seed's commitment at 80 columns): the box is filled, the
+                    # top row then starting inside that line.
+                    first = fill
             elif index + 1 > given:  # each line added since turns the page as it did live
                 first = self._page_for(first, height)
         if self._follow:
@@ -600,7 +658,8 @@ class ActionList(FastLines, Widget, can_focus=True):
 class StatusLine(LineBox):
     """One line: whose turn it is, or the sentence of a refused action.
 
-    A refusal too long for one line wraps onto a second (the only time the line grows and the
+    A sentence too long for the line ends in "…" where it is cut. A refusal too long for one
+    line wraps onto a second (the only time the line grows and the
     screen re-lays out); if even two lines cannot hold it, the middle gives way so that its end —
     the "(rule …)" it names — stays on screen.
     """
@@ -610,13 +669,16 @@ class StatusLine(LineBox):
     StatusLine.-error { background: $error 30%; text-style: bold; }
     """
 
+    _said: tuple[str, bool] | None = None
+    """The sentence shown and whether it is a refusal (said again after a resize)."""
+
     def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
         super().__init__(id=id, classes=classes)
         self.show_lines([Text(text)])
 
     def say(self, text: str, *, error: bool = False) -> None:
         """One line of fixed height: a new sentence repaints this line only (no relayout)."""
-        if (text, error) == getattr(self, "_said", None):
+        if (text, error) == self._said:
             return
         self._said = (text, error)
         self.set_class(error, "-error")
@@ -624,9 +686,18 @@ class StatusLine(LineBox):
         lines = [Text(text)]
         if error and width > 0 and len(text) > width:
             lines = fit_two_lines(text, width)
+        elif width > 0 and lines[0].cell_len > width:
+            lines[0].truncate(width, overflow="ellipsis")  # the cut shows ("…"), never silent
         if self.styles.height is None or self.styles.height.value != len(lines):
             self.styles.height = len(lines)
         self.show_lines(lines)
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        said = self._said
+        if said is not None:
+            self._said = None
+            self.say(said[0], error=said[1])  # cut (or not) for the new width
 
 
 def fit_two_lines(text: str, width: int) -> list[Text]:

@@ -44,6 +44,7 @@ from tui.widgets.common import (
     LineBox,
     RaceLog,
     set_border_title,
+    short_names,
     update_sized,
 )
 
@@ -214,16 +215,62 @@ def turn_text(state: State, names: list[str], width: int, spare: int = 0) -> tup
     return line, aside
 
 
+def standings_rows(state: State, names: list[str], width: int) -> list[Text]:
+    """The standings line (core's words, `standings_text`) in one row of ``width`` cells, else
+    on two (many vehicles at 80 columns), broken between places, never inside one, with every
+    name in full, else with the names cut alike (`short_names`) as little as two rows need."""
+    from core.cthulhu500.describe import standings_text
+
+    text = standings_text(state, names)
+    if Text(text).cell_len <= width:
+        return [Text(text)]
+    longest = max((Text(n).cell_len for n in names), default=4)
+    rows: list[str] = []
+    for cells in range(longest, 3, -1):
+        rows = _rows_between(standings_text(state, short_names(names, cells)), width)
+        if len(rows) <= 2:
+            break
+    out = [Text(row) for row in rows[:2]]
+    if len(rows) > 2:
+        out[1].append(" ·")
+        out[1].truncate(width - 1)
+        out[1].append("…")
+    return out
+
+
+def _rows_between(text: str, width: int) -> list[str]:
+    """``text`` ("a · b · c") in rows of ``width`` cells, broken only at its " · "."""
+    rows: list[str] = []
+    for part in text.split(" · "):
+        joined = f"{rows[-1]} · {part}" if rows else part
+        if rows and Text(joined).cell_len <= width:
+            rows[-1] = joined
+        else:
+            rows.append(part)
+    return rows
+
+
+class TurnLineRows(Message):
+    """The turn line needs ``rows`` rows now (the board lays it out)."""
+
+    def __init__(self, rows: int) -> None:
+        super().__init__()
+        self.rows = rows
+
+
 class TurnLine(LineBox):
     """Whose turn, actions left, draw pile "about N", discard pile top (`turn_text`); the
-    standings (laps, then pack order); and the passing test — the latest result, kept until
-    the next action, or the re-roll / free test decision — wrapped onto two lines."""
+    standings (laps, then pack order; two rows when one cannot hold them, the box then one row
+    taller); and the passing test — the latest result, kept until the next action, or the
+    re-roll / free test decision — wrapped onto two lines."""
 
     DEFAULT_CSS = """
     TurnLine { height: 4; padding: 0 1; background: $primary 20%; }
     """
 
     _data: BoardData[State] | None = None
+    wanted_rows = 4
+    """The rows the lines need (the board lays them out): 5 while the standings take two."""
 
     def on_resize(self) -> None:
         super().on_resize()
@@ -233,16 +280,20 @@ class TurnLine(LineBox):
     def show(self, data: BoardData[State]) -> None:
         self._data = data
         state: State = data.state
-        from core.cthulhu500.describe import standings_text
-
         width = max(20, self.content_size.width)
-        standings = Text(standings_text(state, data.names) if state.pack else "")
+        rows = standings_rows(state, data.names, width) if state.pack else []
+        standings = rows[0] if len(rows) == 1 else Text("")
         line, aside = turn_text(state, data.names, width, width - standings.cell_len)
-        if aside:
+        if aside and len(rows) < 2:  # the top card moves to the end of a one-row standings line
             standings.append(" " * (width - standings.cell_len - aside.cell_len))
             standings.append_text(aside)
         standings.truncate(width, overflow="ellipsis")
-        lines = [line, standings]
+        lines = [line, *(rows if len(rows) > 1 else [standings])]
+        wanted = 3 + max(1, len(rows))  # one more only while the standings need two
+        if wanted != self.wanted_rows:
+            self.wanted_rows = wanted
+            self.styles.height = wanted
+            self.post_message(TurnLineRows(wanted))
         words = test_words(data)
         if words:
             width = max(10, self.content_size.width)
@@ -373,9 +424,11 @@ class PackView(LineBox, can_focus=True):
         height = max(1, self.size.height)
         width = max(20, self.content_size.width)
         two_lines = 2 * len(pack) <= height
+        shown_names = short_names(names, 16 if width >= 60 else 10)  # the rest: `I`
         browsing = self.has_focus
         under = self.cursor_seat() if browsing else None
         rows: list[list[Text]] = []
+        heads: list[tuple[int, Text, Any, int, list[int], int, str]] = []
         pinned: int | None = None
         for place, seat in enumerate(pack):
             if seat == (under if under is not None else data.perspective):
@@ -387,7 +440,7 @@ class PackView(LineBox, can_focus=True):
             out.append(f"{place + 1:>2}{marker}", style=BOLD)
             out.append_text(seat_chip(seat, colour_blind(self)))
             you = "*" if seat == data.perspective else ""
-            out.append(f" {names[seat][:10]}{you} ", style=BOLD)
+            out.append(f" {shown_names[seat]}{you} ", style=BOLD)
             if ranking:
                 out.append(f"#{ranking.index(seat) + 1} ", style=BOLD)
             # the vehicle's name gives way before the damage mark does
@@ -404,9 +457,14 @@ class PackView(LineBox, can_focus=True):
             hand = hands[seat] if seat < len(hands) else ()
             lead = "     " if two_lines else " · "
             room = width - (len(lead) if two_lines else out.cell_len + len(lead))
+            heads.append((seat, out, v, len(hand), marked.get(seat, []), room, lead))
+        # One wording for every vehicle (the fullest that fits them all), not a mix of
+        # "Speed 2/0" and "Spd 2/1" row by row.
+        level = max((pack_level(v, n, m, room) for _s, _o, v, n, m, room, _l in heads), default=0)
+        for seat, out, v, hand_size, marks, room, lead in heads:
             detail = Text(no_wrap=True, overflow="ellipsis")
             detail.append(lead)
-            detail.append_text(pack_details(v, len(hand), marked.get(seat, []), room))
+            detail.append_text(pack_details(v, hand_size, marks, room, level))
             if two_lines:
                 row = [out, detail]
             else:
@@ -429,25 +487,45 @@ class PackView(LineBox, can_focus=True):
             self.post_message(ShowDetails(f"v{self._line_seats[event.y]}"))
 
 
-def pack_details(v: Any, hand: int, marks: list[int], room: int) -> Text:
+PACK_WORDINGS = 6
+"""How many wordings `pack_details` tries, fullest first."""
+
+
+def pack_level(v: Any, hand: int, marks: list[int], room: int) -> int:
+    """The fullest wording of `pack_details` that fits ``room`` cells (else the shortest)."""
+    for level in range(PACK_WORDINGS):
+        if pack_details(v, hand, marks, room, level).cell_len <= room:
+            return level
+    return PACK_WORDINGS - 1
+
+
+def pack_details(v: Any, hand: int, marks: list[int], room: int, level: int | None = None) -> Text:
     """A vehicle's second line: laps, Speed both ways, Complexity, hand size, contagion marks,
     driver and equipment, in the fullest wording that fits ``room`` cells (the names of crew,
-    Mods and Tires give way to counts first, then Speed, Complexity and the driver to short
-    forms: "Spd 3/1 · Cx 5", the driver's Drive as "Drv 2")."""
+    Mods and Tires give way to counts first, then Speed and Complexity to short forms
+    ("Spd 3/1 · Cx 5") and the driver to the Drive a passing test adds ("Drive 2", or "no
+    driver"), then Complexity, which the details view still shows ("Speed 3/1"; "Spd 3/1"
+    last)). ``level`` asks for one wording (`pack_level`) instead."""
     spec = cards_module().CARDS.get(v.marker) if v.marker else None
-    for short in range(4):
+    out = Text()
+    levels = range(PACK_WORDINGS) if level is None else [level]
+    for short in levels:
         out = Text()
         out.append(f"lap {v.laps}", style=BOLD)
         if spec is not None:
-            out.append(" · " + speed_words(v.marker, v.damaged, short=short >= 3))
+            speed = speed_words(v.marker, v.damaged, short=short >= 3)
+            if short >= 4:  # Speed only: Complexity is in the details view
+                speed = speed.split(" · ")[0].replace("Spd", "Speed" if short == 4 else "Spd")
+            out.append(" · " + speed)
         out.append(f" · hand {hand}", style=DIM)
         if marks:
             out.append(" ☣ " + ", ".join(card_name(c) for c in marks), style=BOLD)
-        if short < 3:
-            parts = [f"drv {card_name(v.driver)}"]
+        if v.driver is None:
+            parts = ["no driver"]
+        elif short < 3:
+            parts = [f"driver {card_name(v.driver)}"]
         else:  # the number a passing test adds (C-PASS-TEST), not the driver's name
-            drive = 0 if v.driver is None else cards_module().card(v.driver).drive
-            parts = [f"Drv {drive}"]
+            parts = [f"Drive {cards_module().card(v.driver).drive}"]
         named = short < 1
         if v.crew:
             parts.append(
@@ -611,6 +689,10 @@ class CthulhuBoard(Board[State]):
             yield HandView("", id="cth-hand")
         yield ActionList(id="actions")
         yield RaceLog(id="race-log")
+
+    def on_turn_line_rows(self, message: TurnLineRows) -> None:
+        message.stop()
+        self.styles.grid_rows = f"{message.rows} 1fr 1fr"  # a relayout only when it changes
 
     def on_mount(self) -> None:
         self.query_one(PackView).border_title = "The pack (leader first)"

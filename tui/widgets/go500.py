@@ -10,9 +10,11 @@ Must not: hold game state, change it, or talk to the hub.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -47,11 +49,12 @@ from core.go500.model import (
     QualifyingRolled,
     RaceStarted,
     SaveAndRoll,
+    TurnStarted,
 )
 from core.go500.rules import saveable
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog
+from tui.widgets.common import LineBox, RaceLog, pad_cells, short_names
 
 ROW_DICE = DIE_IDS  # F, T1 … T5, P: the tray's order is the dice's
 DIE_W = 8  # box width of a flag/track/power die
@@ -197,10 +200,27 @@ def _turn_of(state: Go500State, seat: int | None) -> Any:
 
 
 def last_qualifying(data: BoardData[Go500State], seat: int | None) -> QualifyingRolled | None:
+    """``seat``'s qualifying roll when it is the latest roll shown (never once the race has
+    turns: a table joined or resumed later gets every past event at once)."""
     for event in reversed(data.last_events):
+        if isinstance(event, _TURN_ROLLS):
+            return None
         if isinstance(event, QualifyingRolled) and event.seat == seat:
             return event
     return None
+
+
+def latest_events(data: BoardData[Go500State]) -> Sequence[Any]:
+    """The events the call-out line speaks of: the latest step's; for a table joined or
+    resumed mid-race (its whole past in one welcome), only those since the current turn began,
+    not a flag from turns ago."""
+    events = data.last_events
+    welcome = len(data.history) == 1 and data.history[0][1] is None
+    if welcome and data.state.phase == "turn":
+        starts = [i for i, e in enumerate(events) if isinstance(e, TurnStarted)]
+        if starts:
+            return events[starts[-1] :]
+    return events
 
 
 def callouts(data: BoardData[Go500State]) -> list[tuple[str, str]]:
@@ -380,8 +400,10 @@ class Scoreboard(LineBox):
         order = list(state.order or range(len(names)))
         ranking = list(state.ranking or (data.result.ranking if data.result else []))
         current = state.current
-        name_w = max(4, min(12, max(len(n) for n in names)))
         width = max(20, self.size.width - 2)
+        longest = max(cell_len(n) for n in names)
+        name_w = max(4, min(16 if width >= 60 else 12, longest))
+        shown = short_names(names, name_w)
         bar_w = max(6, width - (2 + 2 + name_w + 1 + 9 + 9))
         lines = [Text(race_header(state), style=Style(bold=True))]
         placed = data.result is not None or state.phase == "over"
@@ -396,7 +418,7 @@ class Scoreboard(LineBox):
             line = Text()
             line.append(f"{marker} ", style=Style(bold=True))
             line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
-            line.append(f" {names[seat][:name_w]:<{name_w}} ")
+            line.append(f" {pad_cells(shown[seat], name_w)} ")
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
             line.append("█" * filled, style=Style(color=colour))
             line.append("░" * (bar_w - filled), style=Style(dim=True))
@@ -420,7 +442,7 @@ class Callouts(LineBox):
     }
 
     def show(self, data: BoardData[Go500State]) -> None:
-        said = headline(data.last_events, data.names, data.config)
+        said = headline(latest_events(data), data.names, data.config)
         text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing

@@ -6,8 +6,9 @@ change (a screen opening, the focus moving): with many sessions in one process t
 other player waits for. This one is a single `LineBox`: it writes "key description" pairs for the
 bindings the screen shows (one per action, as `Footer` does; a binding the screen reports as
 disabled is dimmed, one it hides is left out) and repaints only when that line changes; keys that
-do not fit one row wrap onto a second (the height changes only then). A click on a key presses
-it.
+do not fit one row wrap onto a second (the height changes only then). On a modal screen it is
+as tall as the footer of the screen underneath, so that footer's keys (which do nothing while the
+modal is open) never show below the modal's. A click on a key presses it.
 
 Must not: decide what a key does (that is each screen's `BINDINGS` and `check_action`).
 """
@@ -19,6 +20,7 @@ from typing import Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.screen import ModalScreen
 
 from tui.widgets.common import LineBox
 
@@ -89,9 +91,24 @@ class KeyFooter(LineBox):
             )
             spots.append((len(lines) - 1, start, line.cell_len, binding.key, binding.description))
         self._spots = spots
+        while len(lines) < self._rows_below():
+            lines.append(Text(no_wrap=True, overflow="crop"))  # covers the footer underneath
         if self.styles.height is None or self.styles.height.value != len(lines):
             self.styles.height = len(lines)  # a relayout only when the keys need another row
         self.show_lines(lines)
+
+    def _rows_below(self) -> int:
+        """On a modal screen, the rows of the footer of the screen under it (0 elsewhere): the
+        modal's footer is as tall, so only the modal's keys show, none of the table's below."""
+        screen = self.screen
+        if not isinstance(screen, ModalScreen):
+            return 0
+        stack = self.app.screen_stack
+        if screen not in stack or stack.index(screen) == 0:
+            return 0
+        below = stack[stack.index(screen) - 1]
+        footers = [node for node in below.children if isinstance(node, KeyFooter)]
+        return max(footers[0].rows, footers[0].size.height) if footers else 0
 
     @property
     def shown(self) -> dict[str, tuple[int, int]]:

@@ -21,7 +21,7 @@ from tui.widgets.champions.words import (
     money_words,
     ordinal,
 )
-from tui.widgets.common import LineBox
+from tui.widgets.common import LineBox, pad_cells, short_names
 
 
 class ChampionsScoreboard(LineBox):
@@ -62,7 +62,8 @@ class ChampionsScoreboard(LineBox):
         active = state.active
         ranking = list(data.result.ranking) if data.result is not None else []
         name_w = 12 if wide else 8
-        for seat, name in enumerate(names):
+        short = short_names(names, name_w)
+        for seat in range(len(names)):
             if seat:
                 out.append("\n")
             marker = "▶" if seat in data.pending or (seat == active and not ranking) else " "
@@ -70,7 +71,7 @@ class ChampionsScoreboard(LineBox):
                 marker = str(ranking.index(seat) + 1)
             you = seat == data.perspective
             out.append(marker, style=Style(bold=True))
-            out.append(f"{name[:name_w]:<{name_w}}", style=Style(bold=you))
+            out.append(pad_cells(short[seat], name_w), style=Style(bold=you))
             colour = seat_car[seat] if seat < len(seat_car) else None
             if colour is not None:
                 out.append(" ")
