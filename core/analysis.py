@@ -474,6 +474,8 @@ class _Analyser(NamedTuple):
     """The game's settings where a `Settings` field is None."""
     revision: int
     """Raised when the analyser's output changes for the same settings (part of the cache key)."""
+    laps: bool = False
+    """Whether a horizon of 0 means "to the end of the lap" (else the least horizon is 1)."""
 
 
 _ANALYSERS: dict[str, _Analyser] = {
@@ -481,9 +483,9 @@ _ANALYSERS: dict[str, _Analyser] = {
     "go500": _Analyser("core.go500.analysis", Settings(rollouts=DEFAULT_ROLLOUTS, horizon=1), 1),
     # rollouts to the lap's scoring (revision 2: that default and its notes)
     "champions": _Analyser(
-        "core.champions.analysis", Settings(rollouts=CHAMPIONS_ROLLOUTS, horizon=0), 2
+        "core.champions.analysis", Settings(rollouts=CHAMPIONS_ROLLOUTS, horizon=0), 2, True
     ),
-    # one round of shrewd play (a horizon of 0 plays one round too)
+    # one round of shrewd play (a horizon of 0 is taken as 1: it has no lap to play out)
     "cthulhu500": _Analyser(
         "core.cthulhu500.analysis", Settings(rollouts=DEFAULT_ROLLOUTS, horizon=1), 1
     ),
@@ -507,10 +509,14 @@ def resolve(game_id: str, settings: Settings) -> Settings:
     >>> resolve("champions", Settings(rollouts=3))
     Settings(rollouts=3, horizon=0)
     """
-    defaults = _analyser(game_id).defaults
+    analyser = _analyser(game_id)
+    defaults = analyser.defaults
+    horizon = defaults.horizon if settings.horizon is None else settings.horizon
+    if horizon is not None and not analyser.laps:
+        horizon = max(1, horizon)  # (recorded so: the summary says what was played)
     return Settings(
         rollouts=defaults.rollouts if settings.rollouts is None else settings.rollouts,
-        horizon=defaults.horizon if settings.horizon is None else settings.horizon,
+        horizon=horizon,
     )
 
 

@@ -152,3 +152,24 @@ def test_coach_words_give_the_chance_to_pass_from_public_stats():
     assert words.startswith("Coach: a pass now wins")
     # the same for every seat's view: only public stats are used
     assert coach_words(t.state, seat) == words
+
+
+def test_a_horizon_of_0_is_one_round_for_cthulhu_and_the_summary_says_so():
+    from core.analysis import resolve
+    from replays.analysis import summary_text
+
+    assert resolve("cthulhu500", Settings(horizon=0)).horizon == 1  # no lap to play out
+    assert resolve("champions", Settings(horizon=0)).horizon == 0  # to the lap's scoring
+    t = bot_table("cthulhu500", ["shrewd", "random"], seed=5)
+    a = analyse(
+        "cthulhu500",
+        GAME.new_state(t.config, 2),
+        t.history,
+        t.names,
+        Settings(rollouts=1, horizon=0),
+        0,
+    )
+    assert a.settings.horizon == 1
+    text = summary_text(a)
+    assert "1 round(s) ahead" in text
+    assert "end of the lap" not in text
