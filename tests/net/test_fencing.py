@@ -13,6 +13,7 @@ same epoch, nothing is lost. Every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 
 import pytest
@@ -109,15 +110,25 @@ def proxy(redis_server):
     p.close()
 
 
-async def test_a_cut_off_owner_pauses_then_plays_on_when_the_bus_is_back(
-    proxy, redis_server, tmp_path
-):
+@contextlib.asynccontextmanager
+async def behind_proxy(proxy, redis_server, tmp_path):
+    """Hub a, reaching Redis through ``proxy``, owns a long race of ANN and BOB; another
+    machine is live in the registry (so a cut-off a must not play on alone)."""
     await another_machine(redis_server.url)
     a = make_hub(f"redis://127.0.0.1:{proxy.port}/0", tmp_path / "a", "wa", mirror=True)
     await a.start()
     try:
         tid = await a.create_table(long_race(), ANN)
         await a.local.take_seat(tid, 1, BOB)
+        yield a, tid
+    finally:
+        await a.close()
+
+
+async def test_a_cut_off_owner_pauses_then_plays_on_when_the_bus_is_back(
+    proxy, redis_server, tmp_path
+):
+    async with behind_proxy(proxy, redis_server, tmp_path) as (a, tid):
         await step(a, tid)
         seen = a.local.watch(tid, ANN, 0)
         proxy.partition()
@@ -135,8 +146,6 @@ async def test_a_cut_off_owner_pauses_then_plays_on_when_the_bus_is_back(
         await step(a, tid)  # accepted again, under the same epoch
         assert a.local.table(tid).state_id == before + 1
         await seen.close()
-    finally:
-        await a.close()
 
 
 def shown(viewer) -> list[int]:
@@ -150,12 +159,7 @@ async def test_a_step_whose_copy_cannot_reach_redis_is_withheld_until_it_can(
     step accepted just as the owner is cut off, whose copy fails, is not acknowledged (the
     mover is told, nobody is shown it, the table pauses); once the bus answers, the copy gets
     it first, then everyone sees it and play goes on."""
-    await another_machine(redis_server.url)
-    a = make_hub(f"redis://127.0.0.1:{proxy.port}/0", tmp_path / "a", "wa", mirror=True)
-    await a.start()
-    try:
-        tid = await a.create_table(long_race(), ANN)
-        await a.local.take_seat(tid, 1, BOB)
+    async with behind_proxy(proxy, redis_server, tmp_path) as (a, tid):
         await until(lambda: not a.peers.alone, "the other machine in a's registry")
         await step(a, tid)
         seen = a.local.watch(tid, ANN, 0)
@@ -183,8 +187,6 @@ async def test_a_step_whose_copy_cannot_reach_redis_is_withheld_until_it_can(
         await step(a, tid)
         assert a.local.table(tid).state_id == held + 1
         await seen.close()
-    finally:
-        await a.close()
 
 
 async def test_the_table_moves_to_the_machine_that_reaches_redis_and_the_old_owner_lets_go(

@@ -54,28 +54,26 @@ def _applies(game: Game, name: str, values: dict[str, Any]) -> bool:
     return game.option_applies(name, values)
 
 
-def _optional_bool(kind: mi.Type) -> bool:
-    """``bool | None``: yes, no, or the game's default for the other options (e.g. the mode's)."""
+def _optional(kind: mi.Type, inner: type[mi.Type]) -> bool:
+    """``X | None`` for the msgspec type ``inner`` (e.g. ``mi.IntType``)."""
     if not isinstance(kind, mi.UnionType):
         return False
     types = kind.types
     return (
         len(types) == 2
-        and any(isinstance(t, mi.BoolType) for t in types)
+        and any(isinstance(t, inner) for t in types)
         and any(isinstance(t, mi.NoneType) for t in types)
     )
+
+
+def _optional_bool(kind: mi.Type) -> bool:
+    """``bool | None``: yes, no, or the game's default for the other options (e.g. the mode's)."""
+    return _optional(kind, mi.BoolType)
 
 
 def _optional_int(kind: mi.Type) -> bool:
     """``int | None``: a whole number, or left empty for none (no round limit, no cap)."""
-    if not isinstance(kind, mi.UnionType):
-        return False
-    types = kind.types
-    return (
-        len(types) == 2
-        and any(isinstance(t, mi.IntType) for t in types)
-        and any(isinstance(t, mi.NoneType) for t in types)
-    )
+    return _optional(kind, mi.IntType)
 
 
 def _no_yes(row_id: str, label: str, no: str, yes: str) -> Choice:

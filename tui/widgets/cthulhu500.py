@@ -336,21 +336,32 @@ def pin_rows(rows: list[list[Text]], mine: int | None, height: int) -> list[list
     return [*shown, rows[mine]]
 
 
-class PackView(LineBox, can_focus=True):
+BROWSE_KEYS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
+    Binding("up", "cursor(-1)", "Up", show=False),
+    Binding("down", "cursor(1)", "Down", show=False),
+    Binding("enter", "details", "Details", show=False),
+    Binding("escape", "stop_browsing", "Choices"),
+]
+"""The pack's and the hand's keys while browsing them (Textual reads ``BINDINGS`` from widget
+classes only, so each names this list)."""
+
+
+class _Browsing:
+    """What the pack and the hand share while focused: esc goes back to the choices, and a
+    click opens the details without taking the keys from the choices."""
+
+    FOCUS_ON_CLICK = False
+
+    def action_stop_browsing(self) -> None:
+        self.post_message(StopBrowsing())  # type: ignore[attr-defined]
+
+
+class PackView(_Browsing, LineBox, can_focus=True):
     """The circular pack, leader first: two lines per vehicle, or one when they do not fit;
     your own vehicle is pinned into view when the pack is longer than the box. Focused (Tab),
     ↑/↓ move a cursor over the vehicles and Enter opens the one under it in full."""
 
-    BINDINGS: ClassVar = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("enter", "details", "Details", show=False),
-        Binding("escape", "stop_browsing", "Choices"),
-    ]
-    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
-
-    def action_stop_browsing(self) -> None:
-        self.post_message(StopBrowsing())
+    BINDINGS: ClassVar = BROWSE_KEYS
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -544,21 +555,12 @@ def pack_details(v: Any, hand: int, marks: list[int], room: int, level: int | No
     return out
 
 
-class HandView(Static, can_focus=True):
+class HandView(_Browsing, Static, can_focus=True):
     """This viewer's hand: numbered cards with short effect texts; picked cards marked. A click
     on a card asks the screen to show it in full; focused (Tab), ↑/↓ move a cursor over the
     cards and Enter opens the one under it."""
 
-    BINDINGS: ClassVar = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("enter", "details", "Details", show=False),
-        Binding("escape", "stop_browsing", "Choices"),
-    ]
-    FOCUS_ON_CLICK = False  # a click opens the details; the keys stay with the choices
-
-    def action_stop_browsing(self) -> None:
-        self.post_message(StopBrowsing())
+    BINDINGS: ClassVar = BROWSE_KEYS
 
     _shown: Any = None
     """What is drawn now ("hidden", or the hand, picks and cursor), so an unchanged hand is not
