@@ -10,6 +10,7 @@ Must not: run a game loop of its own, draw chance, or touch another session's ap
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -28,8 +29,9 @@ from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
 from net.ssh_driver import SSHDriver
 from replays import ReplayInfo, list_replays
+from tui.fairness import install as install_fairness
 from tui.release import install as install_release
-from tui.release import release
+from tui.release import release, release_in_slices
 from tui.seats import HOT_PREFIX
 from tui.settings import Settings, load_settings, save_settings
 from tui.strips import install as install_strip_fixes
@@ -47,6 +49,7 @@ __all__ = [
 STYLES = Path(__file__).parent / "styles"
 install_strip_fixes()  # strips that die by reference counting (tui.strips)
 install_release()  # cancelled workers that die by reference counting (tui.release)
+install_fairness()  # a long run of a screen's messages lets other sessions in (tui.fairness)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -157,8 +160,14 @@ class SpeedwayApp(App[None]):
         """After the app has ended (an SSH session is over): cut its reference cycles, and
         those of every screen it closed, so reference counting frees them at once instead of
         the next full collection (`tui.release`). Only then: a live app may still run a
-        callback of a screen it closed, so a closed screen is not released while it runs."""
-        release(self, *list(self._all_nodes))
+        callback of a screen it closed, so a closed screen is not released while it runs.
+        In slices when an event loop runs (a server's other sessions go on in between)."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            release(self, *list(self._all_nodes))
+        else:
+            release_in_slices(self, *list(self._all_nodes))
 
     # ------------------------------------------------------------------ settings
 

@@ -72,7 +72,7 @@ class BandedCompositor(Compositor):
         is rendered only if its visible area overlaps the crop, and only over the crop's lines
         (the full visible width, so every chop still starts and ends on a cut).
         """
-        if crop is None:
+        if crop is None or self._plain:
             yield from super()._get_renders(crop)
             return
         top, bottom = crop.y, crop.bottom
@@ -102,6 +102,24 @@ class BandedCompositor(Compositor):
                 Region(area.x - region.x, area.y - region.y, area.width, area.height)
             )
             yield area, area, strips
+
+    _plain = False  # render as Textual does (`_render_chops` falls back to it)
+
+    def _render_chops(self, crop: Region, is_rendered_line: Any) -> Any:
+        """As Textual's; should a line still have a hole (a widget in front rendered fewer
+        lines than its area, so what is behind it was skipped), that crop is rendered again
+        the way Textual renders it, every widget over its whole clip."""
+        chops = super()._render_chops(crop, is_rendered_line)
+        holes = any(
+            None in chops[y].values() for y in crop.line_range if is_rendered_line(y)
+        )
+        if not holes:
+            return chops
+        self._plain = True
+        try:
+            return super()._render_chops(crop, is_rendered_line)
+        finally:
+            self._plain = False
 
     def render_partial_update(self) -> ChopsUpdate | None:
         screen_region = self.size.region

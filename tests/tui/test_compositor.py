@@ -17,13 +17,17 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from textual._compositor import ChopsUpdate, LayoutUpdate
+from textual.app import App
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Static
 
 from net.hub import Identity, SeatSpec, TableSpec
 from net.local_hub import LocalHub
 from tui.app import OpenTable, SpeedwayApp
 from tui.compositor import BandedCompositor, bands
+from tui.screens.base import SpeedwayScreen
 from tui.widgets.fastlines import FastLines
 
 ME = Identity(id="test:me", nickname="me")
@@ -137,3 +141,41 @@ async def test_partial_updates_keep_the_terminal_equal_to_a_full_render(game_id,
     await hub.close()
     assert checked >= 20, "the steps should have been drawn as partial updates"
     assert mismatches == []
+
+
+class _Short(Widget):
+    """Renders one line fewer than it is tall (as a scroll bar caught between two layouts)."""
+
+    DEFAULT_CSS = "_Short { height: 3; width: 100%; }"
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        return super().render_lines(crop)[:-1]
+
+
+class _Front(SpeedwayScreen):
+    def body(self) -> Any:
+        yield Static("behind " * 40, id="behind")  # 4 lines at 80 columns
+        yield _Short()
+
+
+class _FrontApp(App[None]):
+    def on_mount(self) -> None:
+        self.push_screen(_Front())
+
+
+async def test_a_widget_that_renders_fewer_lines_leaves_no_hole_in_the_frame():
+    """The band renderer skips what is behind a widget in front; if that widget then renders
+    fewer lines than its area, the crop is rendered again as Textual does: no cell is left
+    without a strip (it used to end the session: "'NoneType' has no attribute 'render'")."""
+    app = _FrontApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        compositor = app.screen._compositor
+        assert isinstance(compositor, BandedCompositor)
+        screen = compositor.size.region
+        chops = compositor._render_chops(screen, lambda y: True)
+        assert all(None not in line.values() for line in chops)
+        update = compositor.render_update(full=True)
+        assert isinstance(update, LayoutUpdate)
+        console = Console(width=80, height=24, force_terminal=True)
+        assert list(update.render_segments(console))  # every strip is there to render

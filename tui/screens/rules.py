@@ -10,13 +10,13 @@ from typing import ClassVar
 
 from rich.markdown import Markdown
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import TabbedContent, TabPane
 
 from tui.games import rules_game_ids, rules_text, title_for
 from tui.screens.base import SpeedwayScreen
 from tui.widgets.keys import KeyFooter
+from tui.widgets.rulespage import RulesPage
 
 _PARSED: dict[str, Markdown] = {}
 
@@ -50,23 +50,18 @@ class RulesScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         with TabbedContent(initial=self.game_id, id="rules-tabs"):
             for game_id in rules_game_ids():
-                with (
-                    TabPane(title_for(game_id), id=game_id),
-                    VerticalScroll(classes="rules-scroll"),
-                ):
-                    yield Static(parsed_page(game_id), classes="rules-page")
+                with TabPane(title_for(game_id), id=game_id):
+                    yield RulesPage(parsed_page(game_id), key=game_id, classes="rules-page")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(f"#{self.game_id} VerticalScroll", VerticalScroll).focus()
+        self.query_one(f"#{self.game_id} RulesPage", RulesPage).focus()
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
     def action_page(self, direction: int) -> None:
-        scroll = self.query_one(
-            f"#{self.query_one(TabbedContent).active} VerticalScroll", VerticalScroll
-        )
+        scroll = self.query_one(f"#{self.query_one(TabbedContent).active} RulesPage", RulesPage)
         if direction > 0:
             scroll.scroll_page_down()
         else:

@@ -1,0 +1,93 @@
+"""`RulesPage`: one game's rules page, scrolled, its lines laid out once per process and width.
+
+Owns turning a parsed Markdown page into lines of a given width and showing them through a
+scrolled window. A `Static` holding the Markdown lays the whole page out again in every session
+that opens the rules — to measure its height, then to draw it: 30-60 ms of CPU in one go on a
+server where every other session waits meanwhile. The lines depend only on the page, the width
+and the colours, so they are made once and shared (`Strip`s are immutable); a session only
+picks the rows its window shows.
+
+Must not hold game state or change what the page says (the Markdown source is `tui.games`').
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.markdown import Markdown
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+__all__ = ["RulesPage"]
+
+_LINES: dict[tuple[Any, ...], list[Strip]] = {}
+_KEEP = 32  # laid-out pages kept (3 pages x a few widths and themes)
+
+
+class RulesPage(ScrollView, can_focus=True):
+    """A Markdown page in a scrolled window (↑/↓, PgUp/PgDn, Home/End, the mouse wheel)."""
+
+    BINDINGS: ClassVar = [
+        Binding("up", "scroll_up", "Up", show=False),
+        Binding("down", "scroll_down", "Down", show=False),
+        Binding("home", "scroll_home", "Top", show=False),
+        Binding("end", "scroll_end", "Bottom", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    RulesPage { height: 1fr; overflow-x: hidden; scrollbar-gutter: stable; }
+    """
+
+    def __init__(self, page: Markdown, *, key: str, **kwargs: Any) -> None:
+        """``key`` names the page (its lines are shared by every widget showing that key)."""
+        super().__init__(**kwargs)
+        self.page = page
+        self.key = key
+
+    def lines(self, width: int) -> list[Strip]:
+        """The page laid out ``width`` cells wide, in this widget's colours."""
+        style = self.rich_style
+        app = self.app
+        cache_key = (self.key, width, style, app.theme, app.ansi_color)
+        lines = _LINES.get(cache_key)
+        if lines is None:
+            console = app.console
+            options = console.options.update(width=width, height=None, highlight=False)
+            rendered = console.render_lines(self.page, options, style=style, pad=True)
+            lines = [Strip(line, width) for line in rendered]
+            if len(_LINES) >= _KEEP:
+                del _LINES[next(iter(_LINES))]
+            _LINES[cache_key] = lines
+        return lines
+
+    def _page_width(self) -> int:
+        return self.scrollable_content_region.width
+
+    def on_resize(self) -> None:
+        self._measure()
+
+    def on_mount(self) -> None:
+        self._measure()
+
+    def _measure(self) -> None:
+        width = self._page_width()
+        if width > 0:  # not before it is laid out (a page in a hidden tab never is)
+            self.virtual_size = Size(width, len(self.lines(width)))
+
+    def render_line(self, y: int) -> Strip:
+        width = self._page_width()
+        lines = self.lines(width) if width > 0 else []
+        row = self.scroll_offset.y + y
+        if 0 <= row < len(lines):
+            return lines[row]
+        return Strip.blank(width, self.rich_style)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up()
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down()
