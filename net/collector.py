@@ -23,8 +23,8 @@ collection, `gc.freeze`), which walks every object of every session: 4.5 s at 10
 ``quiet_sessions`` live sessions): when enough sessions that left garbage have ended, or once
 ``compact_every`` seconds have passed; a busy server never pauses for one (``max_ended`` still
 bounds sessions that leave all their garbage, which ours never do). Until the server is quiet,
-what an ended session's release left in cycles (about 1,500 objects, mostly asyncssh's
-connection objects and render caches frozen with the session) stays in memory.
+what an ended session's release left in cycles stays in memory: it was about 1,500 objects,
+mostly asyncssh's connection (cut since by `net.server._cut_cycles`) and render caches.
 
 Must not: run a full collection while many sessions play, except on those bounds.
 """

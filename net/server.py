@@ -358,6 +358,20 @@ class SpeedwayServer:
                 await asyncio.wait_for(self._listener.wait_closed(), 2.0)
 
 
+def _cut_cycles(conn: object, transport: object) -> None:
+    """A closed connection's reference cycles, cut so reference counting frees it at once.
+
+    asyncssh keeps the handler of the next packet as a bound method of the connection
+    (``_recv_handler``) and asyncio's socket transport its read callback as one of its own
+    (``_read_ready_cb``); neither is cleared on close. Each ended session's connection — its
+    keys, ciphers, logger, options, socket — then waited for a full collection, which a busy
+    server never runs (`net.collector`): memory grew with every login. Called a while after
+    the connection was lost (nothing reads them any more); a name a version lacks is skipped."""
+    for obj, name in ((conn, "_recv_handler"), (transport, "_read_ready_cb")):
+        if obj is not None and name in getattr(obj, "__dict__", ()):
+            setattr(obj, name, None)
+
+
 class _Connection(asyncssh.SSHServer):
     """One TCP connection: admission, authentication, identity, one session at most.
 
@@ -383,11 +397,13 @@ class _Connection(asyncssh.SSHServer):
         self.sessions = 0
         self.started = time.monotonic()
         self._timer: asyncio.TimerHandle | None = None
+        self._transport: object = None
         self._unused = False
         self.lost = False  # the connection is gone (a session may still be ending after it)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        self._transport = getattr(conn, "_transport", None)  # for _cut_cycles
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.addr = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
@@ -468,6 +484,11 @@ class _Connection(asyncssh.SSHServer):
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
         self._cancel_timer()
+        if self.conn is not None:
+            asyncio.get_running_loop().call_later(
+                RELEASE_AFTER, _cut_cycles, self.conn, self._transport
+            )
+        self._transport = None
         if self.refusing:
             self.refusing = False
             self.server.refusing -= 1

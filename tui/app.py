@@ -29,7 +29,6 @@ from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
 from net.ssh_driver import SSHDriver
 from replays import ReplayInfo, list_replays
-from tui.fairness import install as install_fairness
 from tui.release import install as install_release
 from tui.release import release, release_in_slices
 from tui.seats import HOT_PREFIX
@@ -49,7 +48,6 @@ __all__ = [
 STYLES = Path(__file__).parent / "styles"
 install_strip_fixes()  # strips that die by reference counting (tui.strips)
 install_release()  # cancelled workers that die by reference counting (tui.release)
-install_fairness()  # a long run of a screen's messages lets other sessions in (tui.fairness)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):

@@ -3,8 +3,9 @@
 The real server and app, real asyncssh clients with PTYs on 127.0.0.1. The server runs with
 automatic full collections off (`net.collector`), so an app left in reference cycles would stay
 in memory until a compaction; the app cuts its own cycles (`tui.release`) once its session is
-over. Two players watch a table; one leaves; a weak reference shows its app gone with no
-full collection, and the other player's screen still follows the race.
+over, and so does its connection. Two players watch a table; one leaves; weak references show
+its app and its connection gone with no full collection, and the other player's screen still
+follows the race.
 """
 
 from __future__ import annotations
@@ -55,14 +56,17 @@ async def test_an_ended_sessions_app_is_freed_without_a_full_collection(tmp_path
         bob.send("w")
         await ann.wait_for("Race log")
         await bob.wait_for("Race log")
-        app = next(s.app for s in server.sessions if s.conn.identity_id == ann_key)
-        gone = weakref.ref(app)
-        del app
+        session = next(s for s in server.sessions if s.conn.identity_id == ann_key)
+        gone = weakref.ref(session.app)
+        # The server's side of the connection (asyncssh's, and asyncio's transport) too:
+        # both kept themselves in reference cycles after a close (`net.server._cut_cycles`).
+        conn_gone = weakref.ref(session.conn.conn)
+        del session
         leaving.close()
         await ann.wait_closed()
 
         async def freed() -> None:
-            while gone() is not None:  # noqa: ASYNC110 - bounded poll
+            while gone() is not None or conn_gone() is not None:  # noqa: ASYNC110 - bounded poll
                 await asyncio.sleep(0.05)
 
         await asyncio.wait_for(freed(), RELEASE_AFTER + T)

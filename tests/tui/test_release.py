@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
 from tests.tui.conftest import go500_app, make_app
-from tui.release import release
+from tui.release import release, release_in_slices
 from tui.screens.rules import RulesScreen
 
 
@@ -120,3 +120,22 @@ async def test_restyles_and_cancelled_workers_leave_fewer_cycles():
             gc.enable()
     assert restyles < 4000, f"{restyles} objects in cycles after 20 restyles"
     assert workers == 0, f"{workers} objects in cycles after five cancelled workers"
+
+
+async def test_an_ended_app_is_released_in_slices_with_the_loop_free_in_between(server_gc):
+    """On a server the release of an ended session (~40 ms) must not hold the other sessions
+    back: with a budget of nothing, every step of the walk is a turn of the loop of its own."""
+    app = go500_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+    del pilot
+    gone = weakref.ref(app)
+    nodes = list(app._all_nodes)
+    release_in_slices(app, *nodes, budget=0.0)
+    del app, nodes
+    turns = 0
+    while gone() is not None and turns < 10_000:
+        await asyncio.sleep(0)
+        turns += 1
+    assert gone() is None, "all of it was released in the end"
+    assert turns > 3, "the release took several turns of the loop"
