@@ -29,6 +29,7 @@ from core.game import Game
 from net.hub import Hub, Identity, TableInfo, TableSpec
 from net.ssh_driver import SSHDriver
 from replays import ReplayInfo, list_replays
+from tui.instance_caches import install as install_instance_caches
 from tui.release import install as install_release
 from tui.release import release, release_in_slices
 from tui.seats import HOT_PREFIX
@@ -48,6 +49,7 @@ __all__ = [
 STYLES = Path(__file__).parent / "styles"
 install_strip_fixes()  # strips that die by reference counting (tui.strips)
 install_release()  # cancelled workers that die by reference counting (tui.release)
+install_instance_caches()  # no process-wide cache keeps a widget's lines (tui.instance_caches)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):
