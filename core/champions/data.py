@@ -36,6 +36,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+MAX_COPIES = 50  # copies of one Checkered Flag card: the real deck has at most 4 (a data file
+# saying 10**12 would otherwise build that many cards before any other check)
 Tag = Literal["FACT", "PROPOSED", "RULING"]
 CardKind = Literal["SPONSOR", "BACK_BURNER", "MOVE", "SPIN_OUT", "CRASH"]
 
@@ -222,6 +224,8 @@ def _validate(roster: Roster, dice: Dice, track: Track, cards_file: CardsFile) -
     for entry in cards_file.checkered_flag:
         if entry.count < 1:
             raise DataError(f"Card {entry.code} must appear at least once.")
+        if entry.count > MAX_COPIES:
+            raise DataError(f"Card {entry.code} appears {entry.count} times; at most {MAX_COPIES}.")
         if entry.kind == "SPONSOR":
             if entry.colour not in names or entry.count != 1:
                 raise DataError(f"Sponsor card {entry.code} needs one colour and count 1.")

@@ -93,3 +93,17 @@ def test_broken_component_file_gives_one_sentence(monkeypatch):
     monkeypatch.setattr(data, "_read", not_json)
     with pytest.raises(DataError, match=r"track\.json"):
         data.load_components()
+
+
+def test_a_card_count_out_of_all_proportion_is_refused_before_the_deck_is_built(monkeypatch):
+    """A cards file saying a card appears 10**12 times used to build that many cards (the
+    fuzz test's worker was killed at 24 GB); it is refused with a sentence instead."""
+    real = data._read
+    doc = msgspec.json.decode(real("cards.json"))
+    doc["checkered_flag"][-1]["count"] = 10**12
+
+    monkeypatch.setattr(
+        data, "_read", lambda n: msgspec.json.encode(doc) if n == "cards.json" else real(n)
+    )
+    with pytest.raises(DataError, match="at most 50"):
+        data.load_components()
