@@ -101,19 +101,20 @@ class BandedCompositor(Compositor):
             strips = widget.render_lines(
                 Region(area.x - region.x, area.y - region.y, area.width, area.height)
             )
+            if len(strips) < area.height:
+                self._short = True  # what it covers was skipped: a hole (`_render_chops`)
             yield area, area, strips
 
     _plain = False  # render as Textual does (`_render_chops` falls back to it)
+    _short = False  # a widget rendered fewer lines than the area it covers
 
     def _render_chops(self, crop: Region, is_rendered_line: Any) -> Any:
-        """As Textual's; should a line still have a hole (a widget in front rendered fewer
-        lines than its area, so what is behind it was skipped), that crop is rendered again
-        the way Textual renders it, every widget over its whole clip."""
+        """As Textual's; should a widget in front render fewer lines than its area (what is
+        behind it was skipped, leaving a hole), that crop is rendered again the way Textual
+        renders it, every widget over its whole clip."""
+        self._short = False
         chops = super()._render_chops(crop, is_rendered_line)
-        holes = any(
-            None in chops[y].values() for y in crop.line_range if is_rendered_line(y)
-        )
-        if not holes:
+        if not self._short:
             return chops
         self._plain = True
         try:

@@ -12,31 +12,22 @@ Must not hold game state or change what the page says (the Markdown source is `t
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.markdown import Markdown
-from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 __all__ = ["RulesPage"]
 
-_LINES: dict[tuple[Any, ...], list[Strip]] = {}
-_KEEP = 32  # laid-out pages kept (3 pages x a few widths and themes)
+_LINES: LRUCache[tuple[Any, ...], list[Strip]] = LRUCache(32)  # 3 pages x widths and themes
 
 
-class RulesPage(ScrollView, can_focus=True):
-    """A Markdown page in a scrolled window (↑/↓, PgUp/PgDn, Home/End, the mouse wheel)."""
-
-    BINDINGS: ClassVar = [
-        Binding("up", "scroll_up", "Up", show=False),
-        Binding("down", "scroll_down", "Down", show=False),
-        Binding("home", "scroll_home", "Top", show=False),
-        Binding("end", "scroll_end", "Bottom", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-    ]
+class RulesPage(ScrollView):
+    """A Markdown page in a scrolled window (↑/↓, PgUp/PgDn, Home/End, the mouse wheel: the
+    keys of Textual's scrollable containers)."""
 
     DEFAULT_CSS = """
     RulesPage { height: 1fr; overflow-x: hidden; scrollbar-gutter: stable; }
@@ -58,10 +49,7 @@ class RulesPage(ScrollView, can_focus=True):
             console = app.console
             options = console.options.update(width=width, height=None, highlight=False)
             rendered = console.render_lines(self.page, options, style=style, pad=True)
-            lines = [Strip(line, width) for line in rendered]
-            if len(_LINES) >= _KEEP:
-                del _LINES[next(iter(_LINES))]
-            _LINES[cache_key] = lines
+            lines = _LINES[cache_key] = [Strip(line, width) for line in rendered]
         return lines
 
     def _page_width(self) -> int:
@@ -85,9 +73,3 @@ class RulesPage(ScrollView, can_focus=True):
         if 0 <= row < len(lines):
             return lines[row]
         return Strip.blank(width, self.rich_style)
-
-    def action_page_up(self) -> None:
-        self.scroll_page_up()
-
-    def action_page_down(self) -> None:
-        self.scroll_page_down()
