@@ -30,6 +30,7 @@ from net.hub import Hub, Identity, TableInfo, TableSpec
 from net.ssh_driver import SSHDriver
 from replays import ReplayInfo, list_replays
 from tui.instance_caches import install as install_instance_caches
+from tui.layout_once import install as install_layout_once
 from tui.release import install as install_release
 from tui.release import release, release_in_slices
 from tui.seats import HOT_PREFIX
@@ -50,6 +51,7 @@ STYLES = Path(__file__).parent / "styles"
 install_strip_fixes()  # strips that die by reference counting (tui.strips)
 install_release()  # cancelled workers that die by reference counting (tui.release)
 install_instance_caches()  # no process-wide cache keeps a widget's lines (tui.instance_caches)
+install_layout_once()  # a new screen is laid out once (tui.layout_once)
 
 
 class StartTable(msgspec.Struct, frozen=True, kw_only=True):

@@ -240,3 +240,18 @@ def test_a_vehicle_without_a_driver_says_so_in_words():
         assert "Drv" not in words
         assert "Drive 0" not in words
     assert pack_details(v, 5, [], 40).plain == "lap 0 · Speed 3/1 · hand 5 · no driver"
+
+
+def test_a_vehicles_line_is_kept_until_the_vehicle_or_the_room_changes():
+    """Every step redraws every vehicle's line: an unchanged vehicle's comes from the cache,
+    a changed one (a lap, damage, a hand) or another width is worded afresh."""
+    from tui.widgets.cthulhu500 import pack_details
+
+    v = Vehicle(marker=5)
+    line = pack_details(v, 5, [], 60)
+    assert pack_details(Vehicle(marker=5), 5, [], 60) is line
+    assert pack_details(Vehicle(marker=5, laps=1), 5, [], 60).plain.startswith("lap 1 ·")
+    assert "DMG" not in line.plain
+    assert "dmg" in pack_details(Vehicle(marker=5, damaged=True), 5, [], 200).plain
+    assert "hand 4" in pack_details(v, 4, [], 60).plain
+    assert pack_details(v, 5, [], 30).cell_len <= pack_details(v, 5, [], 60).cell_len

@@ -8,6 +8,7 @@ import gc
 import pytest
 from rich.segment import Segment
 from rich.style import Style
+from textual.cache import FIFOCache
 from textual.strip import Strip
 
 import tui.app  # noqa: F401  (installs the fix, as every app does)
@@ -43,9 +44,25 @@ def test_a_used_strip_leaves_no_cycle_behind():
         gc.enable()
 
 
-def test_caches_still_work_and_unknown_names_still_fail():
+def test_caches_that_hit_still_work_and_the_others_keep_nothing():
     s = _strip()
-    assert s.crop(0, 5).text == "hello"
-    assert s.crop(0, 5) is s.crop(0, 5), "the crop cache, made on first use, works"
+    assert s.divide([5, 11]) is s.divide([5, 11]), "the divide cache works"
+    assert s.adjust_cell_length(20) is s.adjust_cell_length(20)
+    results = [
+        s.crop(0, 5),
+        s.crop_extend(0, 14, None),
+        s.apply_style(Style(italic=True)),
+        s.apply_offsets(1, 2),
+    ]
+    assert [r.text for r in results] == ["hello", "hello world   ", "hello world", "hello world"]
+    assert results[2]._segments[0].style == Style(bold=True, italic=True)
+    kept = gc.get_referents(s) + [
+        v for c in gc.get_referents(s) if isinstance(c, FIFOCache) for v in c._cache.values()
+    ]
+    assert not any(r is k for r in results for k in kept), "no result of those four is kept"
+
+
+def test_unknown_names_still_fail():
+    s = _strip()
     with pytest.raises(AttributeError, match="no_such_thing"):
         s.no_such_thing  # noqa: B018

@@ -21,6 +21,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -510,7 +511,20 @@ def pack_level(v: Any, hand: int, marks: list[int], room: int) -> int:
     return PACK_WORDINGS - 1
 
 
+_PACK_DETAILS: LRUCache[tuple[Any, ...], Text] = LRUCache(1024)
+
+
 def pack_details(v: Any, hand: int, marks: list[int], room: int, level: int | None = None) -> Text:
+    """`_pack_details`, kept per vehicle and room: every step redraws every vehicle's line and
+    one step changes one or two vehicles (the text is shared: append it, never change it)."""
+    key = (v, hand, tuple(marks), room, level)
+    text = _PACK_DETAILS.get(key)
+    if text is None:
+        text = _PACK_DETAILS[key] = _pack_details(v, hand, marks, room, level)
+    return text
+
+
+def _pack_details(v: Any, hand: int, marks: list[int], room: int, level: int | None) -> Text:
     """A vehicle's second line: laps, Speed both ways, Complexity, hand size, contagion marks,
     driver and equipment, in the fullest wording that fits ``room`` cells (the names of crew,
     Mods and Tires give way to counts first, then Speed and Complexity to short forms
