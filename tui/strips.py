@@ -61,6 +61,8 @@ class _NoCache:
 NO_CACHE: Any = _NoCache()
 
 _installed = False
+
+
 def install() -> None:
     """Patch `Strip.divide`, `Strip.crop_extend` and `Strip.__init__` once per process
     (idempotent)."""

@@ -238,3 +238,61 @@ async def test_shared_frames_can_be_switched_off(monkeypatch: pytest.MonkeyPatch
         await viewers.close()
 
 
+async def play_to_the_end(viewers: Viewers, limit: int = 2000) -> None:
+    game_table = viewers.hub.table(viewers.table_id)
+    for _ in range(limit):  # bounded: seed 7's race ends long before
+        if game_table.result() is not None:
+            break
+        await _one_step(viewers)
+    assert game_table.result() is not None
+    await viewers.settle()
+
+
+async def _one_step(viewers: Viewers) -> None:
+    hub, table_id = viewers.hub, viewers.table_id
+    game_table = hub.table(table_id)
+    seat = game_table.pending()[0]
+    who = P1 if seat == 0 else ME
+    action = await hub.hint(table_id, who, seat, BOTS[seat])
+    await hub.submit(table_id, who, seat, action, game_table.state_id)
+    await asyncio.sleep(0)
+
+
+async def test_the_race_over_summary_is_shared_too() -> None:
+    """Every spectator's app opens the race-over summary at the same step: the followers do
+    not build it (their terminals show the leader's), the group goes on behind it, and each
+    builds its own only when it draws for itself again."""
+    from tui.screens.cthulhu_modals import CthulhuRaceOver
+
+    hub, table_id = await table()
+    viewers = Viewers(hub, table_id)
+    try:
+        await viewers.add(3)
+        lead = viewers.leader()
+        await play_to_the_end(viewers)
+        apps, terminals, drivers = viewers.apps, viewers.terminals, viewers.drivers
+        assert isinstance(apps[lead].screen, CthulhuRaceOver)
+        assert sorted(MIRROR.groups().values()) == [3], "the group went on behind the summary"
+        summary = own_render(apps[lead])
+        assert any("Ranked by laps" in line for line in summary)
+        followers = [i for i in range(3) if i != lead]
+        for i in followers:
+            assert not isinstance(apps[i].screen, CthulhuRaceOver), "a follower built it"
+            assert terminals[i].text() == summary
+        me = followers[0]
+        drivers[me].feed(b"\x1b[I")  # a key of its own: it opens its own summary
+        await viewers.settle()
+        assert drivers[me].mirror_role is None
+        assert isinstance(apps[me].screen, CthulhuRaceOver)
+        assert terminals[me].text() == own_render(apps[me]) == summary
+        drivers[lead].feed(b"\r")  # the leader closes its summary: the last one leads
+        await viewers.settle()
+        assert not isinstance(apps[lead].screen, CthulhuRaceOver)
+        assert terminals[lead].text() == own_render(apps[lead])
+        last = followers[1]
+        assert isinstance(apps[last].screen, CthulhuRaceOver)
+        assert terminals[last].text() == own_render(apps[last]) == summary
+        assert apps[lead].screen.fold.result() is not None  # back at its table, race over
+    finally:
+        await viewers.close()
+    assert MIRROR.groups() == {}
