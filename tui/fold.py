@@ -6,7 +6,15 @@ log in words (``game.describe``; its first line is the table's seed commitment, 
 note it before any die is rolled) and answers what the screen needs (names, pending seats, the
 legal actions of a seat, the result). Also `action_label`: an action in words for menus.
 
-Must not: import textual, draw chance, or change a table — it only reads what the hub sent.
+Viewers of one table from one perspective (a table's spectators, above all) fold the same
+steps onto equal states: the step is folded and worded once per process (`_SHARED_STEPS`) and
+every such viewer keeps the same state, events and log lines, so a table watched by a hundred
+costs one fold and one log, not a hundred (issue 11: each spectator's own copy of the race
+was most of what a server's memory grew by during a race). A viewer takes a shared step only
+if its state before it is the one the step was folded onto (the same object, or equal).
+
+Must not: import textual, draw chance, or change a table — it only reads what the hub sent;
+change a state, an events list or a log line it was given (others hold them too).
 """
 
 from __future__ import annotations
@@ -114,15 +122,32 @@ class TableFold:
 
     def apply(self, update: StepUpdate) -> list[LogLine]:
         """Fold one accepted step; return its new log lines."""
-        events = [_as_event(self.game, e) for e in update.events]
-        self.state = fold_events(self.game, self.state, events)
+        names = self.names
+        key = (self.table.id, self.seat, self.state_id, update.state_id, tuple(names))
+        step = _SHARED_STEPS.get(key)
+        if step is None or not (step.before is self.state or step.before == self.state):
+            events = [_as_event(self.game, e) for e in update.events]
+            after = fold_events(self.game, self.state, events)
+            lines = describe_events(self.game, events, names, update.state_id, update.seat)
+            mine = _SharedStep(
+                self.state,
+                after,
+                (update.state_id, update.seat, events),
+                lines,
+                self.game.result(after) is None,
+            )
+            if step is None:  # (one that differs does not push out the step the others take)
+                _SHARED_STEPS[key] = mine
+                if len(_SHARED_STEPS) > _SHARED_STEPS_KEPT:
+                    del _SHARED_STEPS[next(iter(_SHARED_STEPS))]  # the oldest
+            step = mine
+        self.state = step.after
         self.state_id = update.state_id
-        self.last_events = events
-        self.history.append((update.state_id, update.seat, events))
-        lines = describe_events(self.game, events, self.names, update.state_id, update.seat)
-        self.log.extend(lines)
-        self.pending = tuple(update.pending) if self.result() is None else ()
-        return lines
+        self.last_events = step.record[2]
+        self.history.append(step.record)
+        self.log.extend(step.lines)
+        self.pending = tuple(update.pending) if step.running else ()
+        return list(step.lines)
 
     def retable(self, table: TableInfo) -> None:
         self.table = table
@@ -139,6 +164,24 @@ class TableFold:
         if self.game.result(self.state) is not None:
             return ()
         return tuple(self.game.pending(self.state))
+
+
+@dataclass(frozen=True, slots=True)
+class _SharedStep:
+    """One step folded onto ``before``: what every viewer at that state takes from it."""
+
+    before: Any
+    after: Any
+    record: tuple[int, int | None, list[Any]]  # a `TableFold.history` entry
+    lines: list[LogLine]
+    running: bool  # no result after it
+
+
+_SHARED_STEPS: dict[tuple[Any, ...], _SharedStep] = {}
+"""The last steps folded in this process, by (table, perspective, state before, state after,
+names), oldest first: a table's viewers take a step within moments of each other, so keeping
+the last `_SHARED_STEPS_KEPT` is plenty (a viewer that finds none folds the step itself)."""
+_SHARED_STEPS_KEPT = 256
 
 
 def _as_event(game: Game, event: Any) -> Any:
