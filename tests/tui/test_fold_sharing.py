@@ -76,7 +76,8 @@ async def test_spectators_share_each_step_and_see_what_a_lone_viewer_sees(monkey
         monkeypatch.setattr(fold_module, "_SHARED_STEPS_KEPT", 0)  # no sharing: fold alone
         fold_module._SHARED_STEPS.clear()
         alone = _fold(streams[0])
-        assert alone.state == a.state and alone.state is not a.state
+        assert alone.state == a.state
+        assert alone.state is not a.state
         assert [line.text for line in alone.log] == [line.text for line in a.log]
         assert alone.history == a.history
         assert alone.pending == a.pending
