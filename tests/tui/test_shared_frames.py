@@ -258,6 +258,14 @@ async def _one_step(viewers: Viewers) -> None:
     await asyncio.sleep(0)
 
 
+async def until(check, within: float = 10.0) -> None:
+    """Poll ``check`` (bounded): a screen just pushed draws its first frame a moment later."""
+    for _ in range(int(within / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+
+
 async def test_the_race_over_summary_is_shared_too() -> None:
     """Every spectator's app opens the race-over summary at the same step: the followers do
     not build it (their terminals show the leader's), the group goes on behind it, and each
@@ -271,25 +279,38 @@ async def test_the_race_over_summary_is_shared_too() -> None:
         lead = viewers.leader()
         await play_to_the_end(viewers)
         apps, terminals, drivers = viewers.apps, viewers.terminals, viewers.drivers
+        followers = [i for i in range(3) if i != lead]
+        await until(
+            lambda: (
+                any("Ranked by laps" in line for line in own_render(apps[lead]))
+                and all(terminals[i].text() == own_render(apps[lead]) for i in followers)
+            )
+        )
         assert isinstance(apps[lead].screen, CthulhuRaceOver)
         assert sorted(MIRROR.groups().values()) == [3], "the group went on behind the summary"
         summary = own_render(apps[lead])
         assert any("Ranked by laps" in line for line in summary)
-        followers = [i for i in range(3) if i != lead]
         for i in followers:
             assert not isinstance(apps[i].screen, CthulhuRaceOver), "a follower built it"
             assert terminals[i].text() == summary
         me = followers[0]
         drivers[me].feed(b"\x1b[I")  # a key of its own: it opens its own summary
         await viewers.settle()
+        await until(lambda: terminals[me].text() == own_render(apps[me]) == summary)
         assert drivers[me].mirror_role is None
         assert isinstance(apps[me].screen, CthulhuRaceOver)
         assert terminals[me].text() == own_render(apps[me]) == summary
         drivers[lead].feed(b"\r")  # the leader closes its summary: the last one leads
         await viewers.settle()
+        last = followers[1]
+        await until(
+            lambda: (
+                terminals[lead].text() == own_render(apps[lead])
+                and terminals[last].text() == own_render(apps[last]) == summary
+            )
+        )
         assert not isinstance(apps[lead].screen, CthulhuRaceOver)
         assert terminals[lead].text() == own_render(apps[lead])
-        last = followers[1]
         assert isinstance(apps[last].screen, CthulhuRaceOver)
         assert terminals[last].text() == own_render(apps[last]) == summary
         assert apps[lead].screen.fold.result() is not None  # back at its table, race over
