@@ -194,13 +194,6 @@ class SSHDriver(Driver):
             self._out.clear()
         return follows
 
-    def rekey_mirror(self, key: Any) -> bool:
-        """Move the group this session leads to ``key`` (`net.mirror.Mirror.rekey`)."""
-        if self.mirror_key is None or not MIRROR.rekey(self, key):
-            return False
-        self.mirror_key = key
-        return True
-
     def leave_mirror(self) -> None:
         """Stop sharing frames (a follower catches up; a leader hands over)."""
         if self.mirror_key is not None:

@@ -263,8 +263,6 @@ class TableScreen(SpeedwayScreen):
         self._holding = False  # a summary is open: playback waits for it (`hold_for`)
         self._unshown: list[LogLine] = []  # log lines folded while following shared frames
         self._stale = False  # something folded while following is not drawn yet
-        self._held_modal: Any = None  # a summary opened while following (`hold_for`)
-        self._leading_summary = False  # its summary is open and it leads the group behind it
 
     # ---------------------------------------------------------------- layout
 
@@ -357,27 +355,14 @@ class TableScreen(SpeedwayScreen):
 
     def hold_for(self, modal: Any) -> None:
         """Open ``modal`` (a summary that waits for a key) and hold the table's playback behind
-        it: the next steps show once it is closed (they are queued, nothing is lost).
-
-        A spectator following shared frames does not build it: its terminal shows the leader's,
-        which opened the same summary at the same step (the group goes on behind it,
-        `on_screen_suspend`). It opens its own when it draws for itself again (`catch_up`)."""
+        it: the next steps show once it is closed (they are queued, nothing is lost)."""
         self._holding = True
-        if self._following():
-            self._held_modal = modal
-            return
-        self._open_held(modal)
 
-    def _open_held(self, modal: Any) -> None:
         def release(_: object) -> None:
             self._holding = False
-            self._leading_summary = False
             self._drain()
 
-        if self._lead_through_summary(modal):
-            self.speedway.push_shared_screen(modal, release)
-        else:
-            self.app.push_screen(modal, release)
+        self.app.push_screen(modal, release)
 
     def _drain(self) -> None:
         while self._queue and self._pacer is None and not self._holding:
@@ -578,9 +563,6 @@ class TableScreen(SpeedwayScreen):
                 self.board.add_log(unshown)
             if was_stale or unshown:
                 self.redraw()
-        modal, self._held_modal = self._held_modal, None
-        if modal is not None:
-            self._open_held(modal)  # before the full frame: it shows over the table at once
         self.app.refresh()
 
     def on_screen_resume(self) -> None:
@@ -588,19 +570,7 @@ class TableScreen(SpeedwayScreen):
         self.call_after_refresh(self.offer_shared_frames)
 
     def on_screen_suspend(self) -> None:
-        if not self._leading_summary:
-            self._stop_sharing()
-
-    def _lead_through_summary(self, modal: Any) -> bool:
-        """This screen's summary opens (`hold_for`) while it leads a group: every follower's
-        app opens the same one at the same step, so the group goes on behind it, under a key
-        of its own (viewers offering the table's key make a group of their own)."""
-        driver = self._ssh_driver()
-        if driver is None or driver.mirror_role != "leader" or self.fold is None:
-            return False
-        key = (driver.mirror_key, "summary", type(modal).__name__, self.fold.state_id)
-        self._leading_summary = driver.rekey_mirror(key)
-        return self._leading_summary
+        self._stop_sharing()
 
     # ---------------------------------------------------------------- what this keyboard plays
 
