@@ -15,9 +15,10 @@ layouts of the screen, 42, 22 and 11 ms, on the event loop every session shares.
   inline rule set for the first time counts as a change and lays the screen out again. The
   rule is now set only when the rack's display actually changes.
 
-Textual is pinned exactly (pyproject). `tests/tui/test_layout_once.py` counts the layouts and
-compares the frames with Textual's own behaviour. Must not: skip a layout that would change
-what is drawn.
+Textual is pinned exactly (pyproject). `tests/tui/test_layout_once.py` checks that neither asks
+for a layout any more, that a scrollbar that comes or goes still does and that toasts still
+show; every snapshot test draws the same frames as before. Must not: skip a layout that would
+change what is drawn.
 """
 
 from __future__ import annotations
