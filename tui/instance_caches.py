@@ -27,9 +27,10 @@ from textual._styles_cache import StylesCache
 from textual._xterm_parser import XTermParser
 from textual.filter import ANSIToTruecolor
 
-__all__ = ["install"]
+__all__ = ["SLOT_PREFIX", "install"]
 
 MAX_ENTRIES = 1024  # as Textual's own caches
+SLOT_PREFIX = "_speedway_cache_"  # the instance attribute that holds a method's cache
 
 _installed = False
 
@@ -37,7 +38,7 @@ _installed = False
 def _per_instance(method: Any) -> Callable[..., Any]:
     """``method`` (an `lru_cache`-wrapped method) cached in a dict of each instance instead."""
     compute = method.__wrapped__
-    slot = f"_speedway_cache_{compute.__name__}"
+    slot = f"{SLOT_PREFIX}{compute.__name__}"
 
     @functools.wraps(compute)
     def cached(self: Any, *args: Any) -> Any:

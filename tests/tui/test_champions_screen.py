@@ -375,10 +375,11 @@ async def test_hot_seat_cover_hides_the_last_players_sponsor_cards():
 
 async def test_new_game_form_offers_the_lap_turn_limit_and_refuses_a_negative_one():
     """N-LAP-LIMIT: the form builds a number field from the option; -1 is refused in words."""
-    from textual.widgets import Input, Static
+    from textual.widgets import Static
 
     from tui.screens.newgame import NewGameScreen
     from tui.widgets.choice import Choice
+    from tui.widgets.number import NumberField
 
     app = make_app()
     async with app.run_test(size=(100, 50)) as pilot:
@@ -389,7 +390,7 @@ async def test_new_game_form_offers_the_lap_turn_limit_and_refuses_a_negative_on
         )
         app.screen.query_one("#game", Choice).value = "champions"
         await wait_for(pilot, lambda: bool(app.screen.query("#opt-lap_turn_limit")))
-        field = app.screen.query_one("#opt-lap_turn_limit", Input)
+        field = app.screen.query_one("#opt-lap_turn_limit", NumberField)
         assert field.value == "100"
         field.value = "-1"
         await pilot.press("ctrl+s")

@@ -8,6 +8,7 @@ from tests.tui.conftest import ME, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tests.tui.test_pilot_screens import open_new_game_form
 from tui.widgets.choice import Choice
+from tui.widgets.number import NumberField
 
 
 def visible_seats(screen) -> int:
@@ -29,7 +30,7 @@ async def test_labels_come_from_the_games_words_and_seats_follow_the_mode():
         await open_new_game_form(pilot)
         screen = app.screen
         labels = [c.field_label for c in screen.query("#options Choice").results(Choice)]
-        labels += [str(label.render()) for label in screen.query("#options .field-label")]
+        labels += [f.field_label for f in screen.query("#options NumberField").results(NumberField)]
         assert "Big X in the Big One" in labels
         assert "Tradin' Paint" in labels
         assert "Big x in big one" not in labels
@@ -72,8 +73,6 @@ def test_every_game_says_its_seat_range_and_labels():
 async def test_optional_numbers_shorten_a_cthulhu_race_or_stay_empty_for_none():
     """`round_limit: int | None`: the form offers it (empty: the whole race), so a new player
     can play a short Cthulhu 500 race from the form; a word in it is refused in words."""
-    from textual.widgets import Input
-
     from tests.tui.test_cthulhu_screen import open_table
 
     app = make_app()
@@ -82,8 +81,8 @@ async def test_optional_numbers_shorten_a_cthulhu_race_or_stay_empty_for_none():
         screen = app.screen
         await pick(pilot, screen.query_one("#game", Choice), "cthulhu500")
         await pilot.pause()
-        rounds = screen.query_one("#opt-round_limit", Input)
-        cap = screen.query_one("#opt-equipment_cap", Input)
+        rounds = screen.query_one("#opt-round_limit", NumberField)
+        cap = screen.query_one("#opt-equipment_cap", NumberField)
         assert rounds.value == ""
         assert rounds.placeholder == "none"
         assert cap.value == "4"

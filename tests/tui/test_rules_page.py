@@ -22,7 +22,8 @@ async def test_rules_pages_are_laid_out_once_for_every_session() -> None:
                 if isinstance(app.screen, RulesScreen) and app.screen.query(RulesPage):
                     break
             await pilot.pause()
-            page = app.screen.query_one("#cthulhu500 RulesPage", RulesPage)
+            page = app.screen.query_one(RulesPage)
+            assert page.key == "cthulhu500"
             width = page.scrollable_content_region.width
             assert width > 0
             pages.append(page.lines(width))
@@ -32,3 +33,34 @@ async def test_rules_pages_are_laid_out_once_for_every_session() -> None:
             assert page.scroll_offset.y > before, "PgDn scrolls the page"
     assert pages[0] is pages[1], "the second session reused the first one's lines"
     assert len(pages[0]) > 24
+
+
+async def test_left_and_right_switch_games_and_a_click_on_a_name_picks_one() -> None:
+    from tui.widgets.tabbar import TabBar
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.show_rules("go500")
+        for _ in range(50):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, RulesScreen) and app.screen.query(RulesPage):
+                break
+        page = app.screen.query_one(RulesPage)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert page.scroll_offset.y > 0
+        await pilot.press("right")
+        await pilot.pause()
+        assert page.key == "cthulhu500"
+        assert page.scroll_offset.y == 0, "another game's page opens at its top"
+        first = "".join(s.text for s in page.render_line(0))
+        assert "Cthulhu 500" in first
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert page.key == "champions", "left from the first game goes round to the last"
+        bar = app.screen.query_one(TabBar)
+        await pilot.click(TabBar, offset=(2, 0))  # on "Go 500"
+        await pilot.pause()
+        assert bar.active == "go500"
+        assert page.key == "go500"

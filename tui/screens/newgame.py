@@ -15,7 +15,7 @@ from msgspec import inspect as mi
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Label, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
@@ -24,6 +24,7 @@ from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
 from tui.widgets.choice import Choice
 from tui.widgets.keys import KeyFooter
+from tui.widgets.number import NumberField
 
 NO_SEAT = "-"
 
@@ -94,8 +95,8 @@ def app_network(screen: SpeedwayScreen) -> bool:
 
 LABEL_WIDTH = 34
 """Cells for a form row's label: the longest option name in words ("Bonus for leading the most
-rounds") and a space; the integer rows' labels have the same width (`.field-label` in
-home.tcss), so every value starts in one column."""
+rounds") and a space; every row (`Choice`, `NumberField`) has the same, so every value starts
+in one column."""
 
 
 class NewGameScreen(SpeedwayScreen):
@@ -203,21 +204,13 @@ class NewGameScreen(SpeedwayScreen):
                     label_width=LABEL_WIDTH,
                 )
             else:
-                row = Horizontal(
-                    Label(label, classes="field-label"),
-                    # "-valid" up front: Input validates its value once mounted and adds
-                    # the class, a restyle of the row for nothing (the default is valid).
-                    Input(
-                        "" if default is None else str(default),
-                        type="integer",
-                        id=f"opt-{name}",
-                        compact=True,
-                        classes="-valid",
-                        placeholder="none" if _optional_int(kind) else "",
-                        valid_empty=_optional_int(kind),
-                    ),
+                row = NumberField(
+                    "" if default is None else str(default),
+                    label=label,
+                    label_width=LABEL_WIDTH,
+                    placeholder="none" if _optional_int(kind) else "",
+                    id=f"opt-{name}",
                     classes="field",
-                    id=f"row-{name}",
                 )
             row.display = _applies(game, name, defaults)
             widgets.append(row)
@@ -230,7 +223,7 @@ class NewGameScreen(SpeedwayScreen):
             for field in self.query("#options Choice").results(Choice)
         }
         for row in self.query("#options .field"):
-            name = (row.id or "").removeprefix("row-").removeprefix("opt-")
+            name = (row.id or "").removeprefix("opt-")
             row.display = _applies(game, name, values)
         _low, high = game.seat_range(values)  # the seats the mode allows (Go 500 up to 12)
         for i, seat_row in enumerate(self.query("#seats .field")):
@@ -275,7 +268,7 @@ class NewGameScreen(SpeedwayScreen):
             widget = self.query_one(f"#opt-{name}")
             if isinstance(widget, Choice):
                 out[name] = widget.value
-            elif isinstance(widget, Input):
+            elif isinstance(widget, NumberField):
                 words = game.option_label(name)
                 if not widget.value.strip() and _optional_int(kind):
                     out[name] = None  # left empty: none (no limit)

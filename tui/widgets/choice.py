@@ -17,8 +17,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
+from tui.widgets.shared_lines import SharedLines
 
-class Choice(Widget, can_focus=True):
+
+class Choice(SharedLines, Widget, can_focus=True):
     """Pick one of ``options`` (label, value); ``value`` is the chosen value."""
 
     DEFAULT_CSS = """
@@ -91,6 +93,10 @@ class Choice(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         self.focus()
         self.action_step(1)
+
+    def shared_key(self) -> tuple[str, int, str, int, bool]:
+        """What `render` draws (`tui.widgets.shared_lines`: every form's rows are drawn once)."""
+        return (self.field_label, self._label_width, self.label, self._width, len(self.options) > 1)
 
     def render(self) -> Text:
         many = len(self.options) > 1

@@ -39,6 +39,15 @@ class RulesPage(ScrollView):
         self.page = page
         self.key = key
 
+    def show(self, page: Markdown, *, key: str) -> None:
+        """Show another page (``key`` names it as in `__init__`), from its top."""
+        if key == self.key:
+            return
+        self.page, self.key = page, key
+        self.scroll_to(y=0, animate=False)
+        self._measure()
+        self.refresh()
+
     def lines(self, width: int) -> list[Strip]:
         """The page laid out ``width`` cells wide, in this widget's colours."""
         style = self.rich_style
