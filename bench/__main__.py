@@ -16,6 +16,7 @@ import importlib
 import json
 import pkgutil
 import sys
+import time
 from typing import Any
 
 import bench
@@ -50,9 +51,12 @@ def main() -> int:
     for name in names:
         if only and name not in only:
             continue
+        start = time.monotonic()
         module = importlib.import_module(f"bench.{name}")
         for figure in module.run():
             print(json.dumps(normalise(figure), sort_keys=True), flush=True)
+        # How long each module takes (`make bench QUICK=1` is meant to stay under 5 minutes).
+        print(f"bench: {name} took {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
     return 0
 
 

@@ -89,6 +89,12 @@ class SpeedwayApp(App[None]):
         STYLES / "table.tcss",
         STYLES / "replay.tcss",
         STYLES / "go500.tcss",  # the Go 500 board, drawn by its table screen and the replay viewer
+        # Every screen's CSS is the app's from the start: a screen bringing CSS of its own makes
+        # Textual parse the whole sheet again in a fresh stylesheet (no shared parses) and restyle
+        # every node of the app, the first time each session opens it (~25 ms of a watcher's
+        # login on the server).
+        STYLES / "cthulhu500.tcss",
+        STYLES / "champions.tcss",
     ]
     BINDINGS: ClassVar = [Binding("ctrl+q", "quit", "Quit", priority=True)]
     ENABLE_COMMAND_PALETTE = False

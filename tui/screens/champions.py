@@ -14,7 +14,6 @@ Must not: change game state or decide what is legal (the engine and hub do).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.binding import Binding
@@ -52,11 +51,8 @@ from tui.widgets.champions import (
 )
 from tui.widgets.common import ActionChosen, ActionList
 
-STYLES = Path(__file__).resolve().parent.parent / "styles"
-
 
 class ChampionsTableScreen(TableScreen):
-    CSS_PATH: ClassVar = [STYLES / "champions.tcss"]
     BINDINGS: ClassVar = [
         Binding("r", "roll", "Roll"),
         Binding("1", "digit(1)", "Pick", key_display="1-9"),

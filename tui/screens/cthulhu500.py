@@ -14,7 +14,6 @@ Must not: change game state or decide what is legal (the engine and hub do).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.binding import Binding
@@ -49,13 +48,11 @@ from tui.widgets.cthulhu500 import (
     top_task,
 )
 
-STYLES = Path(__file__).resolve().parent.parent / "styles"
 SUBSET_DECISIONS = (DSetupDiscard, DDiscard)
 REACTIONS = (DWindow, DChain)
 
 
 class CthulhuTableScreen(TableScreen):
-    CSS_PATH: ClassVar = [STYLES / "cthulhu500.tcss"]
     BINDINGS: ClassVar = [
         Binding("1", "digit(1)", "Pick", key_display="1-9"),
         *[Binding(str(n), f"digit({n})", show=False) for n in range(2, 10)],

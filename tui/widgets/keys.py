@@ -44,20 +44,32 @@ class KeyFooter(LineBox):
         super().__init__(id=id, classes=classes)
         # (row, x from, x to, key, description)
         self._spots: list[tuple[int, int, int, str, str]] = []
+        self._draw_asked = False
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self.call_after_refresh(self.draw)
+        self._draw_soon()
 
     def on_resize(self) -> None:
         super().on_resize()
-        if self.is_attached:
-            self.draw()
+        self._draw_soon()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Any) -> None:
+        self._draw_soon()
+
+    def _draw_soon(self) -> None:
+        """One `draw` once the messages now waiting are handled: a screen opening or the focus
+        moving signals new bindings several times in a row (about 20 draws for a spectator's
+        login, each walking the screen's bindings), and only the last state is shown."""
+        if self.is_attached and not self._draw_asked:
+            self._draw_asked = True
+            self.call_after_refresh(self._draw_asked_for)
+
+    def _draw_asked_for(self) -> None:
+        self._draw_asked = False
         if self.is_attached:
             self.draw()
 
