@@ -43,7 +43,7 @@ def run() -> Iterator[dict[str, Any]]:
     from tui.screens.rules import RulesScreen
 
     def form_ready(app: Any) -> bool:
-        return isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0"))
+        return isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#newgame-form"))
 
     def rules_ready(app: Any) -> bool:
         return isinstance(app.screen, RulesScreen)

@@ -378,26 +378,25 @@ async def test_new_game_form_offers_the_lap_turn_limit_and_refuses_a_negative_on
     from textual.widgets import Static
 
     from tui.screens.newgame import NewGameScreen
-    from tui.widgets.choice import Choice
-    from tui.widgets.number import NumberField
+    from tui.widgets.form import FormRows
 
     app = make_app()
     async with app.run_test(size=(100, 50)) as pilot:
         await pilot.press("n")
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0")),
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#newgame-form")),
         )
-        app.screen.query_one("#game", Choice).value = "champions"
-        await wait_for(pilot, lambda: bool(app.screen.query("#opt-lap_turn_limit")))
-        field = app.screen.query_one("#opt-lap_turn_limit", NumberField)
-        assert field.value == "100"
-        field.value = "-1"
+        form = app.screen.query_one(FormRows)
+        form.set_value("game", "champions")
+        await wait_for(pilot, lambda: form.has_row("opt-lap_turn_limit"))
+        assert form.value("opt-lap_turn_limit") == "100"
+        form.set_value("opt-lap_turn_limit", "-1")
         await pilot.press("ctrl+s")
         error = app.screen.query_one("#newgame-error", Static)
         await wait_for(pilot, lambda: "cannot be negative" in str(error.render()))
         assert isinstance(app.screen, NewGameScreen)
-        field.value = "40"
+        form.set_value("opt-lap_turn_limit", "40")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         table = app.hub.table(app.hub.tables(ME)[0].id)

@@ -30,7 +30,7 @@ async def test_a_new_screen_is_not_restyled_as_a_whole_when_first_shown(
         restyled.clear()
         await pilot.press("n")
         for _ in range(200):
-            if isinstance(app.screen, NewGameScreen) and app.screen.query("#seat-0"):
+            if isinstance(app.screen, NewGameScreen) and app.screen.query("#newgame-form"):
                 break
             await pilot.pause(0.01)
         await pilot.pause()

@@ -1,93 +1,160 @@
-"""The form's one-widget rows: `NumberField` edits a number with the keys a player expects, and
-`SharedLines` (rows drawn once per process) draws exactly what Textual draws without it."""
+"""`FormRows` (a whole form in one widget) edits its rows with the keys a player expects and
+draws what its rows say; `SharedLines` (a widget's lines kept once per process) draws exactly
+what Textual draws without it."""
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.widgets import Button
 
 from tests.tui.conftest import ME, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tests.tui.test_pilot_screens import open_new_game_form
-from tui.widgets.choice import Choice
-from tui.widgets.number import NumberField
+from tui.widgets import form as form_module
+from tui.widgets.form import FormRow, FormRows, heading
 from tui.widgets.shared_lines import SharedLines
+from tui.widgets.tabbar import TabBar
+
+
+def _rows() -> list[FormRow]:
+    return [
+        FormRow.choice("a", "Alpha", [("yes", True), ("no", False)], True),
+        FormRow.number("laps", "Laps", "12"),
+        heading("gap"),
+        heading("words", "Some words"),
+        FormRow.number("rounds", "Round limit", "", placeholder="none"),
+        FormRow.choice("b", "Beta", [("one", 1), ("two", 2)], 2),
+    ]
 
 
 class _Form(App[None]):
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Choice([("yes", True), ("no", False)], value=True, id="a", label="Alpha")
-            yield NumberField("12", label="Laps", id="laps")
-            yield NumberField("", label="Round limit", placeholder="none", id="rounds")
-            yield Choice([("one", 1), ("two", 2)], value=2, id="b", label="Beta")
+        yield FormRows(_rows(), label_width=14, id="form")
+        yield Button("Go", id="go")
+
+
+def _text(form: FormRows) -> list[str]:
+    return ["".join(s.text for s in form.render_line(y)) for y in range(form.size.height)]
 
 
 async def test_digits_start_a_new_number_then_extend_it():
     app = _Form()
-    async with app.run_test(size=(60, 8)) as pilot:
-        laps = app.query_one("#laps", NumberField)
-        laps.focus()
-        await pilot.pause()
+    async with app.run_test(size=(60, 10)) as pilot:
+        form = app.query_one(FormRows)
+        form.focus()
+        await pilot.press("down")
+        assert form.cursor == "laps"
         await pilot.press("4", "0")
-        assert laps.value == "40"
+        assert form.value("laps") == "40"
         await pilot.press("backspace")
-        assert laps.value == "4"
+        assert form.value("laps") == "4"
         await pilot.press("right", "right")
-        assert laps.value == "6"
+        assert form.value("laps") == "6"
         await pilot.press("left")
-        assert laps.value == "5"
+        assert form.value("laps") == "5"
         await pilot.press("delete")
-        assert laps.value == ""
+        assert form.value("laps") == ""
         await pilot.press("x")  # not a digit: ignored
-        assert laps.value == ""
+        assert form.value("laps") == ""
 
 
 async def test_a_minus_may_lead_so_the_game_can_refuse_a_negative_number():
     app = _Form()
-    async with app.run_test(size=(60, 8)) as pilot:
-        laps = app.query_one("#laps", NumberField)
-        laps.focus()
-        await pilot.pause()
+    async with app.run_test(size=(60, 10)) as pilot:
+        form = app.query_one(FormRows)
+        form.focus()
+        form.move_to("laps")
         await pilot.press("minus", "1", "minus")
-        assert laps.value == "-1"
+        assert form.value("laps") == "-1"
 
 
-async def test_an_empty_optional_number_shows_its_placeholder():
+async def test_the_cursor_skips_headings_and_hidden_rows_and_choices_go_round():
     app = _Form()
-    async with app.run_test(size=(60, 8)) as pilot:
+    async with app.run_test(size=(60, 10)) as pilot:
+        form = app.query_one(FormRows)
+        form.focus()
+        form.move_to("laps")
+        await pilot.press("down")
+        assert form.cursor == "rounds", "the two headings are skipped"
+        form.show("b", False)
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#go", Button), "past the last row: the buttons"
+        form.focus()
+        form.show("b", True)
+        form.move_to("b")
+        await pilot.press("right")
+        assert form.value("b") == 1, "round from the last choice to the first"
+        form.show("b", False)
+        assert form.cursor == "rounds", "a hidden row gives the cursor to its neighbour"
+
+
+async def test_rows_show_values_placeholders_and_headings():
+    app = _Form()
+    async with app.run_test(size=(60, 10)) as pilot:
+        form = app.query_one(FormRows)
         await pilot.pause()
-        text = "".join(s.text for strip in app.screen._compositor.render_strips() for s in strip)
-        assert "none" in text
-        assert "12" in text
+        text = _text(form)
+        assert text[0].startswith("Alpha")
+        assert "◀ yes ▶" in text[0]
+        assert "◀ 12" in text[1]
+        assert text[2].strip() == ""
+        assert text[3].strip() == "Some words"
+        assert "none" in text[4]
+        form.show("laps", False)
+        await pilot.pause()
+        assert "Some words" in _text(form)[2], "a hidden row takes no line"
 
 
-async def _frame(app: App[None], pilot) -> list[str]:
-    await pilot.pause()
-    return [
-        "".join(f"{seg.text}{seg.style!r}" for seg in strip)
-        for strip in app.screen._compositor.render_strips()
-    ]
+async def _frames(app: App[None], pilot, targets: list[str]) -> list[list[str]]:
+    out = []
+    for target in targets:
+        app.query_one(target).focus()
+        await pilot.pause()
+        out.append(
+            [
+                "".join(f"{seg.text}{seg.style!r}" for seg in strip)
+                for strip in app.screen._compositor.render_strips()
+            ]
+        )
+    return out
 
 
-async def test_shared_rows_draw_what_textual_draws_focused_or_not():
+class _Tabs(App[None]):
+    def compose(self) -> ComposeResult:
+        yield TabBar([("One", "a"), ("Two", "b")], "b")
+        yield Button("Go", id="go")
+
+
+async def test_shared_lines_draw_what_textual_draws():
     frames: dict[bool, list[list[str]]] = {}
     for shared in (True, False):
         SharedLines.SHARED_LINES = shared
         try:
-            app = _Form()
-            async with app.run_test(size=(60, 8)) as pilot:
-                shots = [await _frame(app, pilot)]
-                for target in ("#laps", "#b", "#rounds"):
-                    app.query_one(target).focus()
-                    shots.append(await _frame(app, pilot))
-                await pilot.press("7")  # the focused empty row gets a number
-                shots.append(await _frame(app, pilot))
+            app = _Tabs()
+            async with app.run_test(size=(40, 6)) as pilot:
+                shots = await _frames(app, pilot, ["#go"])
+                app.query_one(TabBar).step(1)
+                shots += await _frames(app, pilot, ["#go"])
                 frames[shared] = shots
         finally:
             SharedLines.SHARED_LINES = True
     assert frames[True] == frames[False]
-    assert frames[True][1] != frames[True][2], "focus moved: the frame changed"
+    assert frames[True][0] != frames[True][1], "another tab: another frame"
+
+
+async def test_kept_form_lines_are_the_lines_drawn_afresh():
+    """A row drawn from the process-wide cache equals one drawn anew (the cache emptied)."""
+    app = _Form()
+    async with app.run_test(size=(60, 10)) as pilot:
+        form = app.query_one(FormRows)
+        form.focus()
+        form.move_to("b")
+        await pilot.pause()
+        kept = [form.render_line(y) for y in range(6)]
+        form_module._LINES.clear()
+        fresh = [form.render_line(y) for y in range(6)]
+        assert [list(s) for s in kept] == [list(s) for s in fresh]
+        assert kept[5] != kept[0], "the cursor row is drawn in the cursor's colours"
 
 
 async def test_the_form_reads_a_typed_number():
@@ -95,12 +162,10 @@ async def test_the_form_reads_a_typed_number():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
-        screen = app.screen
-        screen.query_one("#game", Choice).value = "cthulhu500"
-        await wait_for(pilot, lambda: bool(screen.query("#opt-round_limit")))
-        rounds = screen.query_one("#opt-round_limit", NumberField)
-        rounds.focus()
-        await pilot.pause()
+        form = app.screen.query_one(FormRows)
+        form.set_value("game", "cthulhu500")
+        await wait_for(pilot, lambda: form.has_row("opt-round_limit"))
+        form.move_to("opt-round_limit")
         await pilot.press("3")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))

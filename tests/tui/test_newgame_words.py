@@ -7,20 +7,23 @@ from core import registry
 from tests.tui.conftest import ME, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tests.tui.test_pilot_screens import open_new_game_form
-from tui.widgets.choice import Choice
-from tui.widgets.number import NumberField
+from tui.widgets.form import FormRows
 
 
 def visible_seats(screen) -> int:
-    return sum(1 for row in screen.query("#seats .field") if row.display)
+    form = screen.query_one(FormRows)
+    return sum(1 for row in form.rows if row.id.startswith("seat-") and row.shown)
 
 
-async def pick(pilot, choice: Choice, value) -> None:
-    choice.focus()
-    for _ in range(len(choice.options)):
-        if choice.value == value:
+async def pick(pilot, form: FormRows, row_id: str, value) -> None:
+    """Move the cursor to a row and press → until it shows ``value`` (as a player would)."""
+    form.focus()
+    form.move_to(row_id)
+    for _ in range(len(form.row(row_id).options or [])):
+        if form.value(row_id) == value:
             return
         await pilot.press("right")
+        await pilot.pause()
     raise AssertionError(f"{value!r} is not a choice")
 
 
@@ -29,19 +32,18 @@ async def test_labels_come_from_the_games_words_and_seats_follow_the_mode():
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
         screen = app.screen
-        labels = [c.field_label for c in screen.query("#options Choice").results(Choice)]
-        labels += [f.field_label for f in screen.query("#options NumberField").results(NumberField)]
+        form = screen.query_one(FormRows)
+        labels = [row.label for row in form.rows if row.id.startswith("opt-")]
         assert "Big X in the Big One" in labels
         assert "Tradin' Paint" in labels
         assert "Big x in big one" not in labels
-        mode = screen.query_one("#opt-mode", Choice)
         for value, most in (("oval", 6), ("multi_game", 12), ("cup", 6), ("time_trial", 12)):
-            await pick(pilot, mode, value)
+            await pick(pilot, form, "opt-mode", value)
             assert visible_seats(screen) == most, value
         # Twelve drivers in Multi-Game reach the table; a hidden seat never does.
-        await pick(pilot, mode, "multi_game")
+        await pick(pilot, form, "opt-mode", "multi_game")
         for i in range(12):
-            screen.query_one(f"#seat-{i}", Choice).value = "me" if i == 0 else "random"
+            form.set_value(f"seat-{i}", "me" if i == 0 else "random")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         assert len(app.hub.tables(ME)[0].seats) == 12
@@ -51,10 +53,10 @@ async def test_hidden_seats_are_not_seated():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
-        screen = app.screen
+        form = app.screen.query_one(FormRows)
         for i in range(12):
-            screen.query_one(f"#seat-{i}", Choice).value = "me" if i == 0 else "random"
-        await pick(pilot, screen.query_one("#opt-mode", Choice), "oval")
+            form.set_value(f"seat-{i}", "me" if i == 0 else "random")
+        await pick(pilot, form, "opt-mode", "oval")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         assert len(app.hub.tables(ME)[0].seats) == 6
@@ -79,20 +81,20 @@ async def test_optional_numbers_shorten_a_cthulhu_race_or_stay_empty_for_none():
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
         screen = app.screen
-        await pick(pilot, screen.query_one("#game", Choice), "cthulhu500")
+        form = screen.query_one(FormRows)
+        await pick(pilot, form, "game", "cthulhu500")
         await pilot.pause()
-        rounds = screen.query_one("#opt-round_limit", NumberField)
-        cap = screen.query_one("#opt-equipment_cap", NumberField)
+        rounds = form.row("opt-round_limit")
         assert rounds.value == ""
         assert rounds.placeholder == "none"
-        assert cap.value == "4"
-        rounds.value = "two"
+        assert form.value("opt-equipment_cap") == "4"
+        form.set_value("opt-round_limit", "two")
         await pilot.press("ctrl+s")
         await pilot.pause()
         error = str(screen.query_one("#newgame-error").render())
         assert "Round limit must be a whole number (or empty for none)" in error
-        rounds.value = "2"
-        cap.value = ""
+        form.set_value("opt-round_limit", "2")
+        form.set_value("opt-equipment_cap", "")
         await pilot.press("ctrl+s")
         table = await open_table(app, pilot)
         config = table.fold.config
@@ -106,10 +108,10 @@ async def test_a_network_table_creator_may_allow_coaching_for_everyone():
         await pilot.press("l")  # the lobby: `c` opens the new-table form
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "LobbyScreen")
         await pilot.press("c")
-        await wait_for(pilot, lambda: bool(app.screen.query("#coaching")))
-        coaching = app.screen.query_one("#coaching", Choice)
-        assert coaching.value is False, "off unless the creator says so"
-        await pick(pilot, coaching, True)
+        await wait_for(pilot, lambda: bool(app.screen.query(FormRows)))
+        form = app.screen.query_one(FormRows)
+        assert form.value("coaching") is False, "off unless the creator says so"
+        await pick(pilot, form, "coaching", True)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         assert app.hub.tables(ME)[0].coaching is True

@@ -15,8 +15,8 @@ from tui.screens.rules import RulesScreen
 from tui.screens.settings import SettingsScreen
 from tui.screens.table import GenericTableScreen, PassKeyboard
 from tui.settings import load_settings
-from tui.widgets.choice import Choice
 from tui.widgets.common import StatusLine
+from tui.widgets.form import FormRows
 
 
 async def test_home_menu_keys_open_each_screen():
@@ -32,12 +32,30 @@ async def test_home_menu_keys_open_each_screen():
             assert isinstance(app.screen, HomeScreen)
 
 
+def row_text(form: FormRows, row_id: str) -> str:
+    """The words a form row shows on screen (drawn as the form draws it)."""
+    shown = [row for row in form.rows if row.shown]
+    line = next(y for y, row in enumerate(shown) if row.id == row_id)
+    form.scroll_to(y=line, animate=False, immediate=True)
+    return "".join(seg.text for seg in form.render_line(line - int(form.scroll_offset.y)))
+
+
+async def click_row(pilot, form: FormRows, row_id: str) -> None:
+    """Click a form row's value (scrolled into view first)."""
+    form.move_to(row_id)
+    await pilot.pause()
+    shown = [row for row in form.rows if row.shown]
+    line = next(y for y, row in enumerate(shown) if row.id == row_id)
+    await pilot.click(FormRows, offset=(form.label_width + 3, line - int(form.scroll_offset.y)))
+    await pilot.pause()
+
+
 async def open_new_game_form(pilot) -> None:
     """Home -> `n`: wait until the form's seat rows are there."""
     app = pilot.app
     await pilot.press("n")
     await wait_for(
-        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0"))
+        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#newgame-form"))
     )
 
 
@@ -61,39 +79,36 @@ async def test_new_game_form_choices_step_with_arrow_keys_and_reach_the_table():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
-        length = app.screen.query_one("#opt-race_length", Choice)
-        assert length.value == 500
-        length.focus()
+        form = app.screen.query_one(FormRows)
+        assert form.value("opt-race_length") == 500
+        form.move_to("opt-race_length")
         await pilot.press("right")
-        assert length.value == 600
+        assert form.value("opt-race_length") == 600
         await pilot.press("left", "left")
-        assert length.value == 400
-        assert "400" in str(length.render())
-        screen = app.screen
+        assert form.value("opt-race_length") == 400
+        assert "400" in row_text(form, "opt-race_length")
         # Options that change nothing with the others as chosen are hidden (option_applies).
-        assert not screen.query_one("#opt-hours").display
-        assert not screen.query_one("#opt-cup_points").display
-        assert not screen.query_one("#opt-debris_bp").display
-        mode = screen.query_one("#opt-mode", Choice)
-        mode.focus()
-        for _ in range(len(mode.options)):
-            if mode.value == "cup":
+        assert not form.shown("opt-hours")
+        assert not form.shown("opt-cup_points")
+        assert not form.shown("opt-debris_bp")
+        form.move_to("opt-mode")
+        for _ in range(len(form.row("opt-mode").options or [])):
+            if form.value("opt-mode") == "cup":
                 break
             await pilot.press("right")
-        assert mode.value == "cup"
-        assert screen.query_one("#opt-cup_points").display
-        assert not screen.query_one("#opt-race_length").display
-        cup = screen.query_one("#opt-cup_points", Choice)  # a text option the game lists
-        assert [v for _, v in cup.options] == ["nascar_2017", "winston_1975"]
+        assert form.value("opt-mode") == "cup"
+        assert form.shown("opt-cup_points")
+        assert not form.shown("opt-race_length")
+        cup = form.row("opt-cup_points")  # a text option the game lists
+        assert [v for _, v in cup.options or []] == ["nascar_2017", "winston_1975"]
         assert cup.value == "winston_1975"
-        cup.focus()
+        form.move_to("opt-cup_points")
         await pilot.press("right")
         assert cup.value == "nascar_2017"
-        seat = app.screen.query_one("#seat-3", Choice)
-        assert seat.value == "-"  # no seat
-        await pilot.click("#seat-3")  # a click steps too: back round to "You"
-        assert seat.value == "me"
-        seat.value = "optimal"
+        assert form.value("seat-3") == "-"  # no seat
+        await click_row(pilot, form, "seat-3")  # a click on the value steps: round to "You"
+        assert form.value("seat-3") == "me"
+        form.set_value("seat-3", "optimal")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         table = app.hub.table(app.hub.tables(ME)[0].id)
@@ -106,13 +121,14 @@ async def test_new_game_form_switching_game_rebuilds_its_options():
     app = make_app()
     async with app.run_test(size=(100, 40)) as pilot:
         await open_new_game_form(pilot)
-        assert app.screen.query("#opt-race_length")
-        game = app.screen.query_one("#game", Choice)
-        game.focus()
+        form = app.screen.query_one(FormRows)
+        assert form.has_row("opt-race_length")
+        assert form.cursor == "game"
         await pilot.press("right")
-        await wait_for(pilot, lambda: not app.screen.query("#opt-race_length"))
-        assert game.value != "go500"
-        assert game.value == app.screen.game_id
+        await wait_for(pilot, lambda: not form.has_row("opt-race_length"))
+        assert form.value("game") != "go500"
+        assert form.value("game") == app.screen.game_id
+        assert form.cursor == "game", "the cursor stays on the Game row"
 
 
 async def test_settings_are_saved_for_this_identity(tmp_path):
@@ -301,18 +317,18 @@ async def test_network_new_table_offers_open_seats_not_hot_seat():
         await pilot.press("c")
         await wait_for(
             pilot,
-            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-1")),
+            lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#newgame-form")),
         )
-        seat = app.screen.query_one("#seat-1", Choice)
+        form = app.screen.query_one(FormRows)
+        seat = form.row("seat-1")
         assert seat.value == "open"
-        values = [value for _, value in seat.options]
+        values = [value for _, value in seat.options or []]
         assert "hot" not in values
         assert "New table" in str(app.screen.query_one(".screen-title").render())
-        private = app.screen.query_one("#private", Choice)
-        assert private.value is False
-        private.focus()
+        assert form.value("private") is False
+        form.move_to("private")
         await pilot.press("right")
-        assert "invite code only" in str(private.render())
+        assert "invite code only" in row_text(form, "private")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         info = app.hub.tables(ME)[0]

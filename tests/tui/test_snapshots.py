@@ -99,7 +99,7 @@ async def _open_new_game_form(pilot) -> None:
     app = pilot.app
     await pilot.press("n")
     await wait_for(
-        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#seat-0"))
+        pilot, lambda: isinstance(app.screen, NewGameScreen) and bool(app.screen.query("#newgame-form"))
     )
     await pilot.press("tab", "tab", "right")  # race length 500 -> 600, focused
 

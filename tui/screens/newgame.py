@@ -13,18 +13,17 @@ from typing import Any, ClassVar
 import msgspec
 from msgspec import inspect as mi
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Button, Label, Static
+from textual.widgets import Button, Static
 
 from core import registry
 from core.game import ConfigError, Game, config_from_options
 from net.hub import TableSpec
 from tui.screens.base import SpeedwayScreen
 from tui.seats import bot_title, hot_identity, parse_seats
-from tui.widgets.choice import Choice
+from tui.widgets.form import FormRow, FormRows, heading
 from tui.widgets.keys import KeyFooter
-from tui.widgets.number import NumberField
 
 NO_SEAT = "-"
 
@@ -77,16 +76,9 @@ def _optional_int(kind: mi.Type) -> bool:
     return _optional(kind, mi.IntType)
 
 
-def _no_yes(row_id: str, label: str, no: str, yes: str) -> Choice:
+def _no_yes(row_id: str, label: str, no: str, yes: str) -> FormRow:
     """A network table's yes/no row, "no" first and chosen."""
-    return Choice(
-        [(no, False), (yes, True)],
-        value=False,
-        id=row_id,
-        label=label,
-        classes="field",
-        label_width=LABEL_WIDTH,
-    )
+    return FormRow.choice(row_id, label, [(no, False), (yes, True)], False)
 
 
 def app_network(screen: SpeedwayScreen) -> bool:
@@ -95,8 +87,7 @@ def app_network(screen: SpeedwayScreen) -> bool:
 
 LABEL_WIDTH = 34
 """Cells for a form row's label: the longest option name in words ("Bonus for leading the most
-rounds") and a space; every row (`Choice`, `NumberField`) has the same, so every value starts
-in one column."""
+rounds") and a space; every row has the same, so every value starts in one column."""
 
 
 class NewGameScreen(SpeedwayScreen):
@@ -113,76 +104,65 @@ class NewGameScreen(SpeedwayScreen):
     def body(self) -> Iterable[Widget]:
         network = self.speedway.network
         yield Static("New table" if network else "New local game", classes="screen-title")
-        # Not focusable itself: focus starts on the first row (→ picks the game at once),
-        # and a focused scroll container would restyle all ~50 widgets below it on every
-        # focus change (Textual re-applies CSS to a focused node's whole subtree).
-        with VerticalScroll(id="newgame-form", classes="form", can_focus=False):
-            games = [(g.title, g.id) for g in registry.all_games()]
-            if games:
-                yield Choice(
-                    games,
-                    value=self.game_id,
-                    id="game",
-                    label="Game",
-                    classes="field",
-                    label_width=LABEL_WIDTH,
-                )
-            else:
-                yield Label("Game: (no games installed)")
-            game = registry.get(self.game_id) if self.game_id else None
-            yield Vertical(*(self.option_rows(game) if game else []), id="options")
-            yield Label(
-                "Seats (in seat order: you, an open seat anyone may take, or a bot)"
-                if network
-                else "Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)"
-            )
-            yield Vertical(*(self.seat_rows(game) if game else []), id="seats")
-            if self.speedway.network:
-                yield _no_yes(
-                    "private",
-                    "Private table",
-                    "no: listed in the lobby",
-                    "yes: join by invite code only",
-                )
-                yield _no_yes(
-                    "coaching", "Coaching at this table", "no", "yes: every player sees it"
-                )
-            yield Static("", id="newgame-error", classes="error")
-            with Horizontal(classes="buttons"):
-                yield Button("Start race (ctrl+s)", id="start", variant="primary")
-                yield Button("Back", id="back")
+        yield FormRows(self.form_rows(), label_width=LABEL_WIDTH, id="newgame-form", classes="form")
+        yield Static("", id="newgame-error", classes="error")
+        with Horizontal(classes="buttons"):
+            yield Button("Start race (ctrl+s)", id="start", variant="primary")
+            yield Button("Back", id="back")
         yield KeyFooter()
 
-    async def on_choice_changed(self, event: Choice.Changed) -> None:
-        if (
-            event.choice.id == "game"
-            and isinstance(event.value, str)
-            and event.value != self.game_id
-        ):
+    @property
+    def form(self) -> FormRows:
+        return self.query_one("#newgame-form", FormRows)
+
+    def form_rows(self) -> list[FormRow]:
+        """Every row of the form for the game now picked."""
+        network = self.speedway.network
+        games = [(g.title, g.id) for g in registry.all_games()]
+        if not games:
+            return [heading("no-games", "Game: (no games installed)")]
+        rows = [FormRow.choice("game", "Game", games, self.game_id)]
+        game = registry.get(self.game_id)
+        rows += self.option_rows(game)
+        rows.append(heading("gap-seats"))
+        rows.append(
+            heading(
+                "seats-heading",
+                "Seats (in seat order: you, an open seat anyone may take, or a bot)"
+                if network
+                else "Seats (in seat order: you, a hot-seat human at this keyboard, or a bot)",
+            )
+        )
+        rows += self.seat_rows(game)
+        if network:
+            rows.append(heading("gap-table"))
+            rows.append(
+                _no_yes("private", "Private table", "no: listed in the lobby",
+                        "yes: join by invite code only")
+            )  # fmt: skip
+            rows.append(
+                _no_yes("coaching", "Coaching at this table", "no", "yes: every player sees it")
+            )
+        return rows
+
+    def on_form_rows_changed(self, event: FormRows.Changed) -> None:
+        if event.row_id == "game" and isinstance(event.value, str) and event.value != self.game_id:
             self.game_id = event.value
-            await self.rebuild()
-        elif (event.choice.id or "").startswith("opt-") and self.game_id:
+            self.rebuild()
+        elif event.row_id.startswith("opt-") and self.game_id:
             self._show_applicable(registry.get(self.game_id))
 
-    async def rebuild(self) -> None:
+    def rebuild(self) -> None:
         """Show the options and seats of the game now picked (after the game changed)."""
-        if not self.game_id:
-            return
-        game = registry.get(self.game_id)
-        options = self.query_one("#options", Vertical)
-        await options.remove_children()
-        await options.mount_all(self.option_rows(game))
-        seats = self.query_one("#seats", Vertical)
-        await seats.remove_children()
-        await seats.mount_all(self.seat_rows(game))
+        if self.game_id:
+            self.form.set_rows(self.form_rows())
 
-    def option_rows(self, game: Game) -> list[Widget]:
-        widgets: list[Widget] = []
+    def option_rows(self, game: Game) -> list[FormRow]:
+        rows: list[FormRow] = []
         fields = option_fields(game)
         defaults = {name: default for name, _kind, default in fields}
         for name, kind, default in fields:
             label = game.option_label(name)  # the game's words ("Tradin' Paint")
-            row: Widget
             choices: list[tuple[str, Any]] | None = None
             if isinstance(kind, mi.BoolType):
                 # A yes/no choice says its value in words (a compact checkbox shows it by colour).
@@ -195,41 +175,34 @@ class NewGameScreen(SpeedwayScreen):
                 )
                 choices = [(str(v).replace("_", " "), v) for v in values]
             if choices is not None:
-                row = Choice(
-                    choices,
-                    value=default,
-                    id=f"opt-{name}",
-                    label=label,
-                    classes="field",
-                    label_width=LABEL_WIDTH,
-                )
+                row = FormRow.choice(f"opt-{name}", label, choices, default)
             else:
-                row = NumberField(
+                row = FormRow.number(
+                    f"opt-{name}",
+                    label,
                     "" if default is None else str(default),
-                    label=label,
-                    label_width=LABEL_WIDTH,
                     placeholder="none" if _optional_int(kind) else "",
-                    id=f"opt-{name}",
-                    classes="field",
                 )
-            row.display = _applies(game, name, defaults)
-            widgets.append(row)
-        return widgets
+            row.shown = _applies(game, name, defaults)
+            rows.append(row)
+        return rows
 
     def _show_applicable(self, game: Game) -> None:
         """Hide the options that change nothing with the others as now chosen."""
+        form = self.form
+        names = [name for name, _kind, _default in option_fields(game)]
         values = {
-            (field.id or "").removeprefix("opt-"): field.value
-            for field in self.query("#options Choice").results(Choice)
+            name: form.value(f"opt-{name}")
+            for name in names
+            if form.row(f"opt-{name}").options is not None
         }
-        for row in self.query("#options .field"):
-            name = (row.id or "").removeprefix("opt-")
-            row.display = _applies(game, name, values)
+        for name in names:
+            form.show(f"opt-{name}", _applies(game, name, values))
         _low, high = game.seat_range(values)  # the seats the mode allows (Go 500 up to 12)
-        for i, seat_row in enumerate(self.query("#seats .field")):
-            seat_row.display = i < high
+        for i in range(game.max_seats):
+            form.show(f"seat-{i}", i < high)
 
-    def seat_rows(self, game: Game) -> list[Widget]:
+    def seat_rows(self, game: Game) -> list[FormRow]:
         network = app_network(self)
         choices = [("You", "me")]
         if network:  # over SSH, other humans join open seats from their own terminals
@@ -239,7 +212,7 @@ class NewGameScreen(SpeedwayScreen):
         choices += [(f"Bot: {bot_title(b)}", b) for b in game.bots]
         choices.append(("(no seat)", NO_SEAT))
         bots = list(game.bots)
-        rows: list[Widget] = []
+        rows: list[FormRow] = []
         _low, high = game.seat_range(msgspec.to_builtins(game.default_config()))
         for i in range(game.max_seats):
             if i == 0:
@@ -250,34 +223,28 @@ class NewGameScreen(SpeedwayScreen):
                 value = bots[(i - 1) % len(bots)] if bots else ("open" if network else "hot")
             else:
                 value = NO_SEAT
-            row = Choice(
-                choices,
-                value=value,
-                id=f"seat-{i}",
-                label=f"Seat {i + 1}",
-                classes="field",
-                label_width=LABEL_WIDTH,
-            )
-            row.display = i < high
+            row = FormRow.choice(f"seat-{i}", f"Seat {i + 1}", choices, value)
+            row.shown = i < high
             rows.append(row)
         return rows
 
     def read_options(self, game: Game) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        form = self.form
         for name, kind, _ in option_fields(game):
-            widget = self.query_one(f"#opt-{name}")
-            if isinstance(widget, Choice):
-                out[name] = widget.value
-            elif isinstance(widget, NumberField):
-                words = game.option_label(name)
-                if not widget.value.strip() and _optional_int(kind):
-                    out[name] = None  # left empty: none (no limit)
-                    continue
-                try:
-                    out[name] = int(widget.value)
-                except ValueError:
-                    hint = " (or empty for none)" if _optional_int(kind) else ""
-                    raise ConfigError(f"{words} must be a whole number{hint}.") from None
+            row = form.row(f"opt-{name}")
+            if row.options is not None:
+                out[name] = row.value
+                continue
+            words = game.option_label(name)
+            if not row.text.strip() and _optional_int(kind):
+                out[name] = None  # left empty: none (no limit)
+                continue
+            try:
+                out[name] = int(row.text)
+            except ValueError:
+                hint = " (or empty for none)" if _optional_int(kind) else ""
+                raise ConfigError(f"{words} must be a whole number{hint}.") from None
         return out
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -293,10 +260,11 @@ class NewGameScreen(SpeedwayScreen):
             error.update("No games are installed yet.")
             return
         game = registry.get(self.game_id)
+        form = self.form
         words = [
-            str(s.value)
-            for s in self.query("#seats Choice").results(Choice)
-            if s.value != NO_SEAT and s.display
+            str(row.value)
+            for row in form.rows
+            if row.id.startswith("seat-") and row.shown and row.value != NO_SEAT
         ]
         try:
             options = self.read_options(game)
@@ -311,8 +279,8 @@ class NewGameScreen(SpeedwayScreen):
             game=game.id,
             seats=specs,
             options=msgspec.to_builtins(options),
-            private=bool(self.query("#private") and self.query_one("#private", Choice).value),
-            coaching=bool(self.query("#coaching") and self.query_one("#coaching", Choice).value),
+            private=bool(form.has_row("private") and form.value("private")),
+            coaching=bool(form.has_row("coaching") and form.value("coaching")),
         )
         app.add_local(hot)
         app.pop_screen()
