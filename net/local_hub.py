@@ -53,7 +53,7 @@ from net.hub import (
     Welcome,
 )
 from net.lobby_feed import follow_lobby, wake
-from net.log_mirror import NotCopied
+from net.not_copied import NotCopied
 from net.persist import Restored, TableStore
 from net.room import OPEN_NAME, Room, TableStatus
 from net.sanitize import clean_chat, clean_nickname

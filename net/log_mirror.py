@@ -40,6 +40,8 @@ from typing import Any
 import redis
 from redis.exceptions import RedisError
 
+from net.not_copied import NotCopied
+
 __all__ = ["Fenced", "LogMirror", "NotCopied"]
 
 log = logging.getLogger("speedway.bus")
@@ -75,14 +77,6 @@ class Fenced(OSError):
         self.table_id = table_id
 
 
-class NotCopied(OSError):
-    """A step is on this disk but its copy could not reach Redis, and another machine is live
-    on the bus (``LogMirror.must_copy``): it could take the table over from the copy, so the
-    step must not be acknowledged until the copy has it."""
-
-    def __init__(self, table_id: str) -> None:
-        super().__init__(errno.EAGAIN, "the copy in Redis could not be written")
-        self.table_id = table_id
 
 
 class LogMirror:

@@ -44,37 +44,38 @@ class KeyFooter(LineBox):
         super().__init__(id=id, classes=classes)
         # (row, x from, x to, key, description)
         self._spots: list[tuple[int, int, int, str, str]] = []
-        self._draw_asked = False
+        self._drawn: tuple[Any, ...] | None = None  # what the line was drawn from (`draw`)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
-        self._draw_soon()
+        self.call_after_refresh(self.draw)
 
     def on_resize(self) -> None:
         super().on_resize()
-        self._draw_soon()
+        if self.is_attached:
+            self.draw()
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _bindings_changed(self, _screen: Any) -> None:
-        self._draw_soon()
-
-    def _draw_soon(self) -> None:
-        """One `draw` once the messages now waiting are handled: a screen opening or the focus
-        moving signals new bindings several times in a row (about 20 draws for a spectator's
-        login, each walking the screen's bindings), and only the last state is shown."""
-        if self.is_attached and not self._draw_asked:
-            self._draw_asked = True
-            self.call_after_refresh(self._draw_asked_for)
-
-    def _draw_asked_for(self) -> None:
-        self._draw_asked = False
         if self.is_attached:
             self.draw()
 
     def draw(self) -> None:
-        """Write the keys line from the screen's active bindings."""
+        """Write the keys line from the screen's active bindings (nothing to do when they, the
+        width and the styles are as last drawn: a screen opening or the focus moving signals
+        new bindings several times in a row, about 20 times for a spectator's login)."""
+        active = list(self.screen.active_bindings.values())
+        bindings = [
+            (node is self.app, binding.key, binding.action, binding.description, binding.show,
+             enabled)
+            for node, binding, enabled, _tooltip in active
+        ]  # fmt: skip
+        drawn = (tuple(bindings), self.size, self._rows_below(), self.app.theme, self.app.classes)
+        if drawn == self._drawn:
+            return
+        self._drawn = drawn
         key_style = self.get_component_rich_style("key-footer--key")
         text_style = self.get_component_rich_style("key-footer--description")
         dim = Style(dim=True)
@@ -83,7 +84,7 @@ class KeyFooter(LineBox):
         lines = [Text(no_wrap=True, overflow="crop")]
         spots: list[tuple[int, int, int, str, str]] = []
         words: set[str] = set()
-        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for node, binding, enabled, _tooltip in active:
             if not binding.show or binding.action in seen:
                 continue
             if node is self.app and binding.description in words:
