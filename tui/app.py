@@ -249,8 +249,10 @@ class SpeedwayApp(App[None]):
         self.apply_settings(self.settings, save=False)
         from tui.screens.home import HomeScreen
 
-        self.push_screen(HomeScreen())
         start = self.start
+        # Home is under every other screen; when the session starts elsewhere it is covered
+        # at once, so it is built only when first shown.
+        self.push_screen(HomeScreen(deferred=isinstance(start, OpenTable | OpenLobby | OpenReplay)))
         if isinstance(start, StartTable):
             self.add_local(start.hot)
             self.run_worker(self.create_and_open(start.spec), exclusive=False)

@@ -66,17 +66,26 @@ class HomeScreen(SpeedwayScreen):
         Binding("q", "pick('quit')", "Quit"),
     ]
 
+    def __init__(self, *, deferred: bool = False) -> None:
+        """``deferred``: built only when first shown. A session that starts in the lobby or at
+        a table has Home under it, covered at once; building its menu for nothing was part of
+        every such login on the server."""
+        super().__init__()
+        self._deferred = deferred
+
     def body(self) -> Iterable[Widget]:
-        with Vertical(id="home"):
-            yield Static(LOGO, id="logo")
-            yield Static(
-                "Go 500 · Cthulhu 500 · NASCAR Champions — racing games at your terminal",
-                id="tagline",
-            )
-            with Center():
-                yield OptionList(*self.menu(), id="home-menu")
-            yield Static(f"Signed in as {self.speedway.identity.nickname}", id="whoami")
-        yield KeyFooter()
+        if self._deferred:
+            return []
+        # Built as nested constructors, not `with` blocks: a deferred Home mounts these
+        # outside `compose` (`_build`).
+        menu = OptionList(*self.menu(), id="home-menu")
+        whoami = Static(f"Signed in as {self.speedway.identity.nickname}", id="whoami")
+        tagline = Static(
+            "Go 500 · Cthulhu 500 · NASCAR Champions — racing games at your terminal",
+            id="tagline",
+        )
+        home = Vertical(Static(LOGO, id="logo"), tagline, Center(menu), whoami, id="home")
+        return [home, KeyFooter()]
 
     def kept(self) -> list[tuple[str, str]]:
         """(table id, words) of each kept local game: "Go 500 · Ann, Bold · turn 12"."""
@@ -98,14 +107,26 @@ class HomeScreen(SpeedwayScreen):
         return options
 
     def on_mount(self) -> None:
-        self.query_one("#home-menu", OptionList).focus()
+        if not self._deferred:
+            self.query_one("#home-menu", OptionList).focus()
 
     def on_screen_resume(self) -> None:
         """Back at Home: the list of kept games may have changed."""
+        if self._deferred:
+            if self.app.screen is self:  # else covered already: the lobby or a table is over it
+                self._deferred = False
+                self.call_next(self._build)
+            return
         menu = self.query_one("#home-menu", OptionList)
         menu.clear_options()
         menu.add_options(self.menu())
         menu.highlighted = 0
+        self.refresh_bindings()
+
+    async def _build(self) -> None:
+        """Build a deferred Home, now that it is shown for the first time."""
+        await self.mount_all(list(self.body()))
+        self.query_one("#home-menu", OptionList).focus()
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
