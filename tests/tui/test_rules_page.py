@@ -64,3 +64,18 @@ async def test_left_and_right_switch_games_and_a_click_on_a_name_picks_one() -> 
         await pilot.pause()
         assert bar.active == "go500"
         assert page.key == "go500"
+
+
+async def test_the_footer_says_how_to_switch_games() -> None:
+    from tui.widgets.keys import KeyFooter
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.show_rules("go500")
+        for _ in range(50):
+            await pilot.pause(0.01)
+            if isinstance(app.screen, RulesScreen) and app.screen.query(KeyFooter):
+                break
+        await pilot.pause()
+        assert "Other game" in app.screen.query_one(KeyFooter).shown

@@ -37,8 +37,9 @@ class RulesScreen(SpeedwayScreen):
         Binding("question_mark", "back", "Back", show=False),
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("right", "game(1)", "Other game", key_display="←/→"),
-        Binding("left", "game(-1)", "Other game", show=False),
+        # Priority: the page under the focus scrolls up and down only (its ←/→ would hide these).
+        Binding("right", "game(1)", "Other game", key_display="←/→", priority=True),
+        Binding("left", "game(-1)", "Other game", show=False, priority=True),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
