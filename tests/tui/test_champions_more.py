@@ -175,3 +175,34 @@ def test_final_results_line_up_places_names_and_money():
         "2nd  Random     $160,000",
         "3rd  root        $85,000",
     ]
+
+
+async def test_a_spectators_lap_summary_goes_on_by_itself(monkeypatch):
+    """A spectator's lap summary closes by itself (the race does not wait for spectators); the
+    hint says so, and the table behind it plays on afterwards."""
+    import tui.screens.champions as champions_screen
+    from net.hub import SeatSpec, TableSpec
+    from net.local_hub import LocalHub
+    from tests.tui.conftest import ME
+    from tui.app import OpenTable, SpeedwayApp
+
+    monkeypatch.setattr(champions_screen, "SPECTATOR_LAP_SECONDS", 0.4)
+    hub = LocalHub(None, persist=False, bot_delay=0.01, lobby_interval=0.0)
+    bots = [SeatSpec(kind="bot", name=b.title(), bot=b) for b in ("promoter", "random")]
+    spec = TableSpec(game="champions", seats=bots, options={"lap_turn_limit": 2}, seed=3)
+    table_id = await hub.create_table(spec, ME)
+    app = SpeedwayApp(
+        hub, ME, start=OpenTable(table_id=table_id), animate=False, bot_delay=0, network=True
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        assert screen.perspective is None
+        await wait_for(pilot, lambda: isinstance(app.screen, LapSummary), tries=3000)
+        summary = app.screen
+        assert isinstance(summary, LapSummary)
+        assert summary.continue_after == 0.4
+        hint = " ".join(str(s.render()) for s in summary.query(".hint"))
+        assert "goes on by itself" in hint
+        history = len(screen.fold.history)
+        await wait_for(pilot, lambda: app.screen is not summary, tries=3000)
+        await wait_for(pilot, lambda: len(screen.fold.history) > history, tries=3000)

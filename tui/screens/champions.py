@@ -23,6 +23,7 @@ from core.champions.model import (
     ChampionsState,
     DiceChosen,
     DiceRolled,
+    GameEnded,
     LastCarTask,
     LeaveBackwards,
     MoneyAwarded,
@@ -36,7 +37,7 @@ from core.champions.model import (
 )
 from net.hub import StepUpdate
 from tui.fold import TableFold
-from tui.screens.champions_modals import LapSummary, lap_summary_lines
+from tui.screens.champions_modals import SPECTATOR_LAP_SECONDS, LapSummary, lap_summary_lines
 from tui.screens.table import TableScreen
 from tui.widgets.board import Board
 from tui.widgets.champions import (
@@ -90,7 +91,12 @@ class ChampionsTableScreen(TableScreen):
         self.first_target = None
         if any(isinstance(e, MoneyAwarded) for e in self.fold.last_events):
             title, lines = lap_summary_lines(self.fold.history, self.fold.state, self.fold.names)
-            self.hold_for(LapSummary(title, lines))
+            ended = any(isinstance(e, GameEnded) for e in self.fold.last_events)
+            # A spectator's lap summary goes away by itself (the race does not wait for it); a
+            # player's, and the final results, wait for Enter.
+            spectating = self.perspective is None and not ended
+            timeout = SPECTATOR_LAP_SECONDS if spectating else None
+            self.hold_for(LapSummary(title, lines, continue_after=timeout))
 
     # (Textual also runs the base screens' on_mount / on_resize: no super() calls here.)
     def on_resize(self, event: Any) -> None:

@@ -65,23 +65,39 @@ def lap_summary_lines(
     return "Final results", lines
 
 
+SPECTATOR_LAP_SECONDS = 12.0
+"""How long a spectator's lap summary stays before the race goes on by itself: the race does not
+wait for spectators, and one who only watches should not come back to a screen held at lap 2
+while the race is at lap 4."""
+
+
 class LapSummary(ModalScreen[None]):
-    """A lap's end (or the final results), waiting for Enter."""
+    """A lap's end (or the final results), waiting for Enter; ``continue_after`` seconds: it also
+    closes by itself then (a spectator's, between laps)."""
 
     BINDINGS: ClassVar = [Binding("enter,escape", "close", "Continue")]
 
-    def __init__(self, title: str, lines: list[str]) -> None:
+    def __init__(self, title: str, lines: list[str], continue_after: float | None = None) -> None:
         super().__init__()
         self.title_words = title
         self.lines = lines
+        self.continue_after = continue_after
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lap-box"):
             yield Static(self.title_words, id="lap-title")
             with VerticalScroll(id="lap-scroll"):
                 yield Static("\n".join(self.lines), id="lap-lines")
-            yield Static("Enter: continue", classes="hint")
+            hint = "Enter: continue"
+            if self.continue_after is not None:
+                hint += f" (the race goes on by itself in {self.continue_after:.0f} s)"
+            yield Static(hint, classes="hint")
         yield KeyFooter()
 
+    def on_mount(self) -> None:
+        if self.continue_after is not None:
+            self.set_timer(self.continue_after, self.action_close)
+
     def action_close(self) -> None:
-        self.dismiss(None)
+        if self.is_current:
+            self.dismiss(None)
