@@ -1,15 +1,16 @@
 """`SharedLines`: a small widget's drawn lines, kept once per process for every session.
 
-Owns the `SharedLines` mixin. A form is the same rows for everyone: "Seat 3 ◀ Bot: Shrewd ▶"
-in the same colours on every session's new-game form. Textual draws each such row again for
-each widget, and again on each of the form's first layouts (0.35 ms a row; ~18 ms of one
-open of the new-game form, on the event loop every table of the server shares). A
-`SharedLines` widget names what it shows (`shared_key`) and its drawn lines are kept in one
-process-wide cache under that name and everything else the drawing depends on: the size and
-crop, the colours and text style it ends up with (its pseudo-classes such as ``:focus``
-included), its box (padding, border, outline, tint, opacity, alignment) and the app's line
-filters and ANSI theme. A miss draws through Textual exactly as before, so what is kept is
-Textual's own drawing.
+Owns the `SharedLines` mixin. Many small widgets show the same thing in every session — the
+rules page's tab bar, a form row ("Seat 3 ◀ Bot: Shrewd ▶": 0.35 ms a row when the new-game
+form was a widget per row, drawn again on each of its first layouts) — and Textual draws them
+again for each widget, on the event loop every table of the server shares. A `SharedLines`
+widget (`tui.widgets.tabbar.TabBar`) names what it shows (`shared_key`) and its drawn lines are
+kept in one process-wide cache under that name and everything else the drawing depends on: the
+size and crop, the colours and text style it ends up with (its pseudo-classes such as
+``:focus`` included), its box (padding, border, outline, tint, opacity, alignment) and the
+app's line filters and ANSI theme. A miss draws through Textual exactly as before, so what is
+kept is Textual's own drawing. (`tui.widgets.form.FormRows` draws its rows itself and keeps
+them the same way.)
 
 Must not: be used by a widget whose lines depend on anything but `shared_key` and the styles
 named above (a border title, a link under the mouse, a scroll position); such a widget
