@@ -77,8 +77,6 @@ class Fenced(OSError):
         self.table_id = table_id
 
 
-
-
 class LogMirror:
     """Synchronous (it runs in the hub's disk thread, right after the fsync)."""
 

@@ -9,19 +9,27 @@ from tui.screens.rules import RulesScreen
 from tui.widgets.rulespage import RulesPage
 
 
+async def open_rules(app, pilot, game_id: str) -> None:
+    """Open the rules page of ``game_id`` and wait until its page and footer are there."""
+    from tui.widgets.keys import KeyFooter
+
+    await pilot.pause()
+    app.show_rules(game_id)
+    for _ in range(50):
+        await pilot.pause(0.01)
+        screen = app.screen
+        if isinstance(screen, RulesScreen) and screen.query(RulesPage) and screen.query(KeyFooter):
+            break
+    await pilot.pause()
+
+
 async def test_rules_pages_are_laid_out_once_for_every_session() -> None:
     """Two apps (two SSH sessions) showing the same page at the same width share its lines."""
     pages = []
     for _ in range(2):
         app = make_app()
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            app.show_rules("cthulhu500")
-            for _ in range(50):
-                await pilot.pause(0.01)
-                if isinstance(app.screen, RulesScreen) and app.screen.query(RulesPage):
-                    break
-            await pilot.pause()
+            await open_rules(app, pilot, "cthulhu500")
             page = app.screen.query_one(RulesPage)
             assert page.key == "cthulhu500"
             width = page.scrollable_content_region.width
@@ -40,12 +48,7 @@ async def test_left_and_right_switch_games_and_a_click_on_a_name_picks_one() -> 
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.show_rules("go500")
-        for _ in range(50):
-            await pilot.pause(0.01)
-            if isinstance(app.screen, RulesScreen) and app.screen.query(RulesPage):
-                break
+        await open_rules(app, pilot, "go500")
         page = app.screen.query_one(RulesPage)
         await pilot.press("pagedown")
         await pilot.pause()
@@ -71,11 +74,5 @@ async def test_the_footer_says_how_to_switch_games() -> None:
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        app.show_rules("go500")
-        for _ in range(50):
-            await pilot.pause(0.01)
-            if isinstance(app.screen, RulesScreen) and app.screen.query(KeyFooter):
-                break
-        await pilot.pause()
+        await open_rules(app, pilot, "go500")
         assert "Other game" in app.screen.query_one(KeyFooter).shown

@@ -23,7 +23,7 @@ Must not know what the values mean: the screen reads them (`value`) and checks t
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -54,15 +54,17 @@ class FormRow:
     placeholder: str = ""
     is_heading: bool = False
     shown: bool = True
-    _width: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
+        if self.options is not None and not self.options:
+            raise ValueError("A choice needs at least one option.")
+
+    @property
+    def width(self) -> int:
+        """Cells for the value between the arrows: the longest choice, or a number's."""
         if self.options is not None:
-            if not self.options:
-                raise ValueError("A choice needs at least one option.")
-            self._width = max(len(label) for label, _ in self.options)
-        else:
-            self._width = NUMBER_WIDTH
+            return max(len(label) for label, _ in self.options)
+        return NUMBER_WIDTH
 
     @classmethod
     def choice(
@@ -242,13 +244,12 @@ class FormRows(ScrollView, can_focus=True):
             row.index = index
         if text is not None:
             row.text = text
-        if row.value != before or (text is not None and row.options is None):
+        if row.value != before:
             self.refresh()
-            if row.value != before:
-                self.post_message(self.Changed(self, row.id, row.value))
+            self.post_message(self.Changed(self, row.id, row.value))
 
     def _layout_rows(self) -> None:
-        width = self.label_width + max((r._width for r in self._rows), default=0) + 4
+        width = self.label_width + max((r.width for r in self._rows), default=0) + 4
         self.virtual_size = Size(width, len(self._shown()))
         self.refresh()
         if self.is_attached:
@@ -376,7 +377,7 @@ class FormRows(ScrollView, can_focus=True):
             row.is_heading,
             row.shown_value,
             row.placeholder,
-            row._width,
+            row.width,
             row.options is not None and len(row.options) > 1,
             self.label_width,
             width,
@@ -386,11 +387,12 @@ class FormRows(ScrollView, can_focus=True):
         )
         strip = _LINES.get(key)
         if strip is None:
-            strip = _LINES[key] = self._draw(row, width, base, on_cursor)
+            strip = _LINES[key] = self._draw(row, width, on_cursor)
         return strip
 
-    def _draw(self, row: FormRow, width: int, base: Style, on_cursor: bool) -> Strip:
-        _, value_style, cursor_style, arrow = self._row_styles()
+    def _draw(self, row: FormRow, width: int, on_cursor: bool) -> Strip:
+        base, value_style, cursor_style, arrow = self._row_styles()
+        cells = row.width
         if row.is_heading:
             return Strip([Segment(row.label[:width], base)]).adjust_cell_length(width, base)
         field_style = base + (cursor_style if on_cursor else value_style)
@@ -403,7 +405,7 @@ class FormRows(ScrollView, can_focus=True):
         segments = [
             Segment(label, base),
             Segment("◀ " if many else "  ", field_style + arrow),
-            Segment(words[: row._width].ljust(row._width), words_style),
+            Segment(words[:cells].ljust(cells), words_style),
             Segment(" ▶" if many else "  ", field_style + arrow),
         ]
         return Strip(segments).adjust_cell_length(width, base)
