@@ -5,10 +5,11 @@ sessions, each table watched by 4, as `bench.bench_ssh`) at which the event-to-s
 ≤ 100 ms, for `speedway serve --workers K --bus URL` with K = 1 and 2, measured side by side in
 one run, each on a redis-server of its own this module starts (127.0.0.1, a temporary dir)
 and stops.
-``ssh_sessions_workers``: held with 2 ÷ held with 1, target ≥ 1.7. The ladder of session counts
-is climbed until the p99 goes over, a failing rung tried twice. QUICK: 10 s windows, one try
-per rung, and two workers start on the rung above the one that one worker held (and run
-that one too only if they fail it): four runs of 100-200 sessions instead of seven to nine.
+``ssh_sessions_workers``: held with 2 ÷ held with 1, target ≥ 1.7. Each K climbs its ladder
+of session counts on one server (`bench.ssh_load.run_ladder`): sessions are added rung by rung
+(a table of bots and its watchers for every 4) and each rung is measured over its own window,
+until the p99 goes over; a failing rung gets a second window at the same count and the better
+one counts. QUICK: 100, 200, 300 sessions, 5 s windows; a full run 50-400 in steps of 50, 30 s windows.
 Steps that draw nothing on a spectator's screen are not timed (`quiet`, `bench.ssh_load`).
 
 Sessions land on either worker (SO_REUSEPORT), so most viewers follow a table owned by the
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import QUICK
-from bench.ssh_load import percentile, run_load
+from bench.ssh_load import LoadResult, percentile, run_ladder
 
 P99_MS = 100.0
 
@@ -57,63 +58,45 @@ def _redis(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("redis-server did not start")
 
 
-def _load(workers: int, n: int, window: float) -> dict[str, Any]:
-    # A fresh Redis (and data dir) per run: nicknames bound by the last run's keys would
-    # otherwise be taken.
+def _holds(result: LoadResult) -> bool:
+    return (
+        bool(result.latencies_ms)
+        and not result.missed
+        and (percentile(result.latencies_ms, 99) <= P99_MS)
+    )
+
+
+def _held(workers: int, ladder: list[int], window: float) -> tuple[int, list[dict[str, Any]]]:
+    """Climb the ladder on one server (`bench.ssh_load.run_ladder`, a redis-server of its own)
+    while the p99 holds; the most sessions held and every rung's figures."""
     with tempfile.TemporaryDirectory(prefix="speedway-redis-") as tmp:
         proc, url = _redis(Path(tmp))
         try:
-            result = asyncio.run(
-                run_load(
-                    n,
+            results = asyncio.run(
+                run_ladder(
+                    ladder,
+                    _holds,
                     window=window,
-                    probe=False,
                     serve_args=["--workers", str(workers), "--bus", url],
                 )
             )
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    p99 = percentile(result.latencies_ms, 99) if result.latencies_ms else float("inf")
-    return {"sessions": n, "p99": round(p99, 1), "missed": result.missed, "quiet": result.quiet}
-
-
-def _held(
-    workers: int, ladder: list[int], window: float, *, retry: bool = True
-) -> tuple[int, list[dict]]:
-    """Climb the ladder while the p99 holds; a rung that fails is run once more (one stall
-    of a loaded machine must not decide the figure) and the better run counts."""
-    held = 0
-    rows = []
-    for n in ladder:
-        row = _load(workers, n, window)
-        if retry and (row["p99"] > P99_MS or row["missed"]):
-            again = _load(workers, n, window)
-            row = min(row, again, key=lambda r: (r["missed"] > 0, r["p99"]))
-            row["tries"] = 2
-        rows.append(row)
-        if row["p99"] > P99_MS or row["missed"]:
-            break
-        held = n
-    return held, rows
+    rows = [
+        {"sessions": r.sessions, "p99": round(percentile(r.latencies_ms, 99), 1),
+         "missed": r.missed, "quiet": r.quiet}
+        for r in results
+    ]  # fmt: skip
+    held = [r.sessions for r in results if _holds(r)]
+    return (max(held) if held else 0), rows
 
 
 def run() -> Iterator[dict[str, Any]]:
-    # QUICK starts at 100: one worker holds that much now, so a shorter ladder could not tell
-    # one worker from two (both held its top rung in a run of session 6).
-    ladder = [100, 150, 200, 250] if QUICK else [50, 100, 125, 150, 175, 200, 250, 300]
-    window = 10.0 if QUICK else 30.0
-    one, rows1 = _held(1, ladder, window, retry=not QUICK)
-    if QUICK and one in ladder:
-        # Two workers start on the rung above the one that one worker held; if they fail it,
-        # the rung one worker held is run for them too (every figure is a rung that was run).
-        above = ladder[ladder.index(one) + 1 :]
-        two, rows2 = _held(2, above, window, retry=False) if above else (0, [])
-        if two == 0:
-            two, more = _held(2, [one], window, retry=False)
-            rows2 = more + rows2
-    else:
-        two, rows2 = _held(2, ladder, window, retry=not QUICK)
+    ladder = [100, 200, 300] if QUICK else [50, 100, 150, 200, 250, 300, 350, 400]
+    window = 5.0 if QUICK else 30.0
+    one, rows1 = _held(1, ladder, window)
+    two, rows2 = _held(2, ladder, window)
     yield {"bench": "ssh_sessions_held_workers_1", "value": one, "unit": "sessions",
            "better": "higher", "ladder": rows1}  # fmt: skip
     yield {"bench": "ssh_sessions_held_workers_2", "value": two, "unit": "sessions",

@@ -44,18 +44,23 @@ class _Channel:
         return False
 
 
-async def _quiet(channel: _Channel, *, first: int, within: float = 5.0) -> None:
-    """Wait for a write after ``first`` writes, then until the output has been quiet 30 ms."""
+async def _quiet(channel: _Channel, *, first: int, within: float = 1.0) -> bool:
+    """Wait for a write after ``first`` writes, then until the output has been quiet 30 ms.
+    False if no write came within ``within`` seconds (a step that changes nothing shown, such
+    as who is asked in a Cthulhu 500 reaction window)."""
+    wrote = True
     if channel.writes <= first:
         channel.wrote.clear()
-        with contextlib.suppress(TimeoutError):
+        try:
             await asyncio.wait_for(channel.wrote.wait(), within)
+        except TimeoutError:
+            wrote = False
     while True:
         channel.wrote.clear()
         try:
             await asyncio.wait_for(channel.wrote.wait(), 0.03)
         except TimeoutError:
-            return
+            return wrote
 
 
 async def _measure(
@@ -114,8 +119,10 @@ async def _measure(
                 profiler.enable()
             start = time.process_time()
             await hub.submit(table_id, me, seat, action, state)
+            within = 1.0
             for channel, first in zip(channels, before, strict=True):
-                await _quiet(channel, first=first)
+                if not await _quiet(channel, first=first, within=within):
+                    within = 0.05  # a step one viewer draws nothing for, the others neither
             cpu.append((time.process_time() - start) * 1000 / viewers)
             if profiler is not None:
                 profiler.disable()

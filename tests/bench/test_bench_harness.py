@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from bench.__main__ import normalise
-from bench.ssh_load import Client, LoadResult, _match, percentile, run_load
+from bench.ssh_load import Client, LoadResult, _match, percentile, run_ladder, run_load
 
 
 def test_every_figure_comes_out_in_one_format():
@@ -74,3 +74,23 @@ async def test_the_load_generator_sees_every_broadcast_step_reach_every_viewer()
     for screen in ("new_game", "rules", "lobby"):
         assert result.probe[screen], screen
     assert result.rss_loaded > result.rss_idle > 0
+
+
+@pytest.mark.slow
+async def test_the_ladder_grows_one_server_rung_by_rung_and_stops_at_the_first_that_fails():
+    seen: dict[int, LoadResult] = {}
+
+    def holds(result: LoadResult) -> bool:
+        seen[id(result)] = result  # (kept: an id is not reused while its result lives)
+        return result.sessions < 6  # the second rung "fails": it gets a second window
+
+    results = await run_ladder([3, 6, 9], holds, group=3, window=2.0, settle=0.5)
+    assert [r.sessions for r in results] == [3, 6], "no rung after the one that failed"
+    assert [r.tables for r in results] == [1, 2], "a new table for every 3 sessions"
+    windows = [r.sessions for r in seen.values()]
+    assert sorted(windows) == [3, 6, 6], "only the failing rung is measured twice"
+    for result in results:
+        assert result.steps > 0, "the bots played in every rung's window"
+        assert result.missed == 0
+        # every viewer of every table is timed: 3 per table, old and new tables alike
+        assert len(result.latencies_ms) + result.quiet >= result.steps * 3 - result.missed
