@@ -9,7 +9,9 @@ screen decides what the key must include) joins the group of that key: the first
 *followers*, whose own apps keep folding their streams but draw nothing. Joining, a follower is
 first sent one full frame of the leader's screen.
 
-A follower leaves on its first own input (a key, a click, a resize) or screen change: its
+A leader whose screen changes the same way for every member (a summary every spectator's
+app opens at the same step) moves its group to a new key (`Mirror.rekey`) and goes on
+leading. A follower leaves on its first own input (a key, a click, a resize) or screen change: its
 screen catches up (one redraw and a full frame of its own), and from then on it renders for
 itself. A leader that leaves hands the group to the next follower, which catches up the same
 way; its full frame goes to the remaining followers too, so every terminal of the group shows
@@ -104,6 +106,23 @@ class Mirror:
             catch_up()
         elif group.members:
             group.catch_up[id(group.members[0])]()
+
+    def rekey(self, member: MirrorMember, key: Hashable) -> bool:
+        """Move the group ``member`` leads, followers and all, to ``key`` (its screen changed
+        for every member alike, and sessions offering the old key must not join it). False,
+        and nothing moves, if ``member`` leads no group or ``key`` has a group already (``key`` being its own key already is fine)."""
+        old = self._key_of.get(id(member))
+        if old is None or self._groups[old].members[0] is not member:
+            return False
+        if old == key:
+            return True  # already there (a follower that took the lead, at the same step)
+        if key in self._groups:
+            return False
+        group = self._groups.pop(old)
+        self._groups[key] = group
+        for each in group.members:
+            self._key_of[id(each)] = key
+        return True
 
     def groups(self) -> dict[Hashable, int]:
         """Members per key (for tests and the load benchmark's summary)."""

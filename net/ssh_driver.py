@@ -194,6 +194,13 @@ class SSHDriver(Driver):
             self._out.clear()
         return follows
 
+    def rekey_mirror(self, key: Any) -> bool:
+        """Move the group this session leads to ``key`` (`net.mirror.Mirror.rekey`)."""
+        if self.mirror_key is None or not MIRROR.rekey(self, key):
+            return False
+        self.mirror_key = key
+        return True
+
     def leave_mirror(self) -> None:
         """Stop sharing frames (a follower catches up; a leader hands over)."""
         if self.mirror_key is not None:
@@ -217,7 +224,8 @@ class SSHDriver(Driver):
             return
         self.flush()
         pending = set(compositor._dirty_regions)  # this app's own next update still sends them
-        update = compositor.render_full_update()
+        # (with the screens behind: a modal's translucent background shows the one below)
+        update = compositor.render_update(full=True, screen_stack=app._background_screens)
         compositor._dirty_regions.update(pending)
         self._divert = other
         try:

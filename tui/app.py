@@ -145,6 +145,12 @@ class SpeedwayApp(App[None]):
         self._seen_screen(args[0] if args else kwargs.get("screen"))
         return super().push_screen(*args, **kwargs)
 
+    def push_shared_screen(self, screen: Screen[Any], callback: Any = None) -> Any:
+        """`push_screen` for a screen every session of this one's shared-frames group opens
+        alike (its group was moved to a key of its own first): it goes on leading them."""
+        self._seen_screen(screen)
+        return super().push_screen(screen, callback)
+
     def switch_screen(self, *args: Any, **kwargs: Any) -> Any:
         self._own_frames()
         self._seen_screen(args[0] if args else kwargs.get("screen"))

@@ -236,3 +236,141 @@ async def test_shared_frames_can_be_switched_off(monkeypatch: pytest.MonkeyPatch
             assert terminal.text() == own_render(app)
     finally:
         await viewers.close()
+
+
+async def play_to_the_end(viewers: Viewers, limit: int = 2000) -> None:
+    game_table = viewers.hub.table(viewers.table_id)
+    for _ in range(limit):  # bounded: seed 7's race ends long before
+        if game_table.result() is not None:
+            break
+        await _one_step(viewers)
+    assert game_table.result() is not None
+    await viewers.settle()
+
+
+async def _one_step(viewers: Viewers) -> None:
+    hub, table_id = viewers.hub, viewers.table_id
+    game_table = hub.table(table_id)
+    seat = game_table.pending()[0]
+    who = P1 if seat == 0 else ME
+    action = await hub.hint(table_id, who, seat, BOTS[seat])
+    await hub.submit(table_id, who, seat, action, game_table.state_id)
+    await asyncio.sleep(0)
+
+
+async def until(check, within: float = 10.0) -> None:
+    """Poll ``check`` (bounded): a screen just pushed draws its first frame a moment later."""
+    for _ in range(int(within / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+
+
+async def test_the_race_over_summary_is_shared_too() -> None:
+    """Every spectator's app opens the race-over summary at the same step: the followers do
+    not build it (their terminals show the leader's), the group goes on behind it, and each
+    builds its own only when it draws for itself again."""
+    from tui.screens.cthulhu_modals import CthulhuRaceOver
+
+    hub, table_id = await table()
+    viewers = Viewers(hub, table_id)
+    try:
+        await viewers.add(3)
+        lead = viewers.leader()
+        await play_to_the_end(viewers)
+        apps, terminals, drivers = viewers.apps, viewers.terminals, viewers.drivers
+        followers = [i for i in range(3) if i != lead]
+        # (A summary is a modal screen over the table: its own render leaves the table behind
+        # it out, so what is compared here is what the terminals show.)
+        await until(
+            lambda: (
+                any("Ranked by laps" in line for line in terminals[lead].text())
+                and all(terminals[i].text() == terminals[lead].text() for i in followers)
+            )
+        )
+        summary = terminals[lead].text()
+        assert any("Ranked by laps" in line for line in summary)
+        assert any("Cthulhu 500" in line for line in summary), "the table shows behind it"
+        assert isinstance(apps[lead].screen, CthulhuRaceOver)
+        assert sorted(MIRROR.groups().values()) == [3], "the group went on behind the summary"
+        for i in followers:
+            assert not isinstance(apps[i].screen, CthulhuRaceOver), "a follower built it"
+            assert terminals[i].text() == summary
+        me = followers[0]
+        drivers[me].feed(b"\x1b[I")  # a key of its own: it opens its own summary
+        own = terminals[me].writes  # (it left the group: every write from now on is its own)
+        await until(lambda: terminals[me].writes > own and terminals[me].text() == summary)
+        assert drivers[me].mirror_role is None
+        assert isinstance(apps[me].screen, CthulhuRaceOver)
+        assert terminals[me].writes > own, "it drew its own frame"
+        shown = "\n".join(terminals[me].text())
+        assert terminals[me].text() == summary, f"{apps[me].screen_stack}:\n{shown}"
+        last = followers[1]
+        drivers[lead].feed(b"\r")  # the leader closes its summary: the last one leads
+        taken = terminals[last].writes
+        await until(
+            lambda: (
+                terminals[lead].text() == own_render(apps[lead])
+                and terminals[last].writes > taken
+                and terminals[last].text() == summary
+            )
+        )
+        assert not isinstance(apps[lead].screen, CthulhuRaceOver)
+        assert terminals[lead].text() == own_render(apps[lead])
+        assert not any("Ranked by laps" in line for line in terminals[lead].text())
+        assert isinstance(apps[last].screen, CthulhuRaceOver)
+        assert terminals[last].writes > taken, "it drew its own frame"
+        assert terminals[last].text() == summary
+        assert apps[lead].screen.fold.result() is not None  # back at its table, race over
+    finally:
+        await viewers.close()
+    assert MIRROR.groups() == {}
+
+
+async def test_a_summary_that_closes_by_itself_is_every_viewers_own(monkeypatch) -> None:
+    """A spectator's Champions lap summary goes on by itself: it is not shared (were the
+    leader's to close, each follower in turn would lead with a fresh one). Every viewer opens
+    its own, all of them are back at the table when it times out, and they share frames
+    again."""
+    import tui.screens.champions as champions_screen
+    from tui.screens.champions_modals import LapSummary
+
+    monkeypatch.setattr(champions_screen, "SPECTATOR_LAP_SECONDS", 0.5)
+    hub = LocalHub(None, persist=False, bot_delay=1e9, lobby_interval=0.0)
+    seats = [SeatSpec(kind="human", name=f"P{i + 1}", identity=ME.id) for i in range(2)]
+    spec = TableSpec(game="champions", seats=seats, options={"lap_turn_limit": 2}, seed=3)
+    table_id = await hub.create_table(spec, ME)
+    viewers = Viewers(hub, table_id)
+    try:
+        await viewers.add(3)
+        assert sorted(MIRROR.groups().values()) == [3]
+        game_table = hub.table(table_id)
+        opened: list[bool] = [False] * 3
+        for _ in range(400):  # bounded: the first lap ends within two turns a seat
+            seat = game_table.pending()[0]
+            action = await hub.hint(table_id, ME, seat, ("promoter", "random")[seat])
+            await hub.submit(table_id, ME, seat, action, game_table.state_id)
+            await asyncio.sleep(0.01)
+            opened = [isinstance(app.screen, LapSummary) for app in viewers.apps]
+            if any(opened):
+                break
+        await until(lambda: all(isinstance(a.screen, LapSummary) for a in viewers.apps))
+        assert all(isinstance(a.screen, LapSummary) for a in viewers.apps), "each its own"
+        summaries = [a.screen for a in viewers.apps]
+        assert all(s.continue_after == 0.5 for s in summaries)
+        await until(
+            lambda: (
+                all(a.screen is not s for a, s in zip(viewers.apps, summaries, strict=True))
+                and sorted(MIRROR.groups().values()) == [3]
+            )
+        )
+        for app, summary in zip(viewers.apps, summaries, strict=True):
+            assert app.screen is not summary, "back at the table by itself"
+        assert sorted(MIRROR.groups().values()) == [3], "sharing frames again"
+        await viewers.settle()
+        lead = viewers.leader()
+        for terminal in viewers.terminals:
+            assert terminal.text() == own_render(viewers.apps[lead])
+    finally:
+        await viewers.close()
+    assert MIRROR.groups() == {}

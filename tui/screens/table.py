@@ -263,6 +263,8 @@ class TableScreen(SpeedwayScreen):
         self._holding = False  # a summary is open: playback waits for it (`hold_for`)
         self._unshown: list[LogLine] = []  # log lines folded while following shared frames
         self._stale = False  # something folded while following is not drawn yet
+        self._held_modal: Any = None  # a summary opened while following (`hold_for`)
+        self._leading_summary = False  # its summary is open and it leads the group behind it
 
     # ---------------------------------------------------------------- layout
 
@@ -355,14 +357,30 @@ class TableScreen(SpeedwayScreen):
 
     def hold_for(self, modal: Any) -> None:
         """Open ``modal`` (a summary that waits for a key) and hold the table's playback behind
-        it: the next steps show once it is closed (they are queued, nothing is lost)."""
+        it: the next steps show once it is closed (they are queued, nothing is lost).
+
+        A spectator following shared frames does not build it: its terminal shows the leader's,
+        which opened the same summary at the same step (the group goes on behind it,
+        `on_screen_suspend`). It opens its own when it draws for itself again (`catch_up`).
+        A summary that closes by itself (a spectator's Champions lap summary) is not shared:
+        every member opens its own, so all of them go back to the table when it times out."""
         self._holding = True
+        if self._following() and _shared_summary(modal):
+            self._held_modal = modal
+            return
+        self._open_held(modal)
+
+    def _open_held(self, modal: Any) -> Any:
+        """Push ``modal``; what it returns is awaited for the modal's mount."""
 
         def release(_: object) -> None:
             self._holding = False
+            self._leading_summary = False
             self._drain()
 
-        self.app.push_screen(modal, release)
+        if self._lead_through_summary(modal):
+            return self.speedway.push_shared_screen(modal, release)
+        return self.app.push_screen(modal, release)
 
     def _drain(self) -> None:
         while self._queue and self._pacer is None and not self._holding:
@@ -563,14 +581,43 @@ class TableScreen(SpeedwayScreen):
                 self.board.add_log(unshown)
             if was_stale or unshown:
                 self.redraw()
+        modal, self._held_modal = self._held_modal, None
+        if modal is not None:
+            mounted = self._open_held(modal)  # before the full frame: it shows at once
+            self.run_worker(self._full_frame_once(mounted), group="catch-up", exit_on_error=False)
         self.app.refresh()
+
+    async def _full_frame_once(self, mounted: Any) -> None:
+        """One more full frame once the summary opened on catching up is mounted and drawn:
+        until then this terminal shows the leader's summary, and a first frame drawn before
+        the summary's widgets were laid out must not be the last word."""
+        await mounted
+        app = self.app
+        app.call_after_refresh(app.refresh)
 
     def on_screen_resume(self) -> None:
         # (Textual runs SpeedwayScreen's handler as well: no super() call.)
         self.call_after_refresh(self.offer_shared_frames)
 
     def on_screen_suspend(self) -> None:
-        self._stop_sharing()
+        if not self._leading_summary:
+            self._stop_sharing()
+
+    def _lead_through_summary(self, modal: Any) -> bool:
+        """This screen's summary opens (`hold_for`) while it leads a group: every follower's
+        app opens the same one at the same step, so the group goes on behind it, under a key
+        of its own (viewers offering the table's key make a group of their own)."""
+        driver = self._ssh_driver()
+        if (
+            driver is None
+            or driver.mirror_role != "leader"
+            or self.fold is None
+            or not _shared_summary(modal)
+        ):
+            return False
+        key = (driver.mirror_key, "summary", type(modal).__name__, self.fold.state_id)
+        self._leading_summary = driver.rekey_mirror(key)
+        return self._leading_summary
 
     # ---------------------------------------------------------------- what this keyboard plays
 
@@ -922,3 +969,10 @@ class TableScreen(SpeedwayScreen):
 
 class GenericTableScreen(TableScreen):
     """Any registered game: the view summary, the race log and the legal actions."""
+
+
+def _shared_summary(modal: Any) -> bool:
+    """Whether spectators sharing frames go on sharing them through ``modal`` (`hold_for`):
+    a summary that waits for each viewer's own key, not one that closes by itself (were the
+    leader's to close, each follower in turn would lead with a fresh one of its own)."""
+    return getattr(modal, "continue_after", None) is None
