@@ -81,6 +81,7 @@ __all__ = [
     "pending",
     "play",
     "ranking",
+    "resolve",
     "setup",
     "step",
     "track_order",
@@ -275,13 +276,21 @@ def _refusal(state: ChampionsState, action: Any) -> BreaksRule:
 
 def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Event]:
     """Validate and resolve one action (no chance is drawn before it is accepted)."""
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(
+    state: ChampionsState, seat: int, action: Any, rng: Chance
+) -> tuple[list[Event], ChampionsState]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.phase == "over":
         raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
     if action not in legal(state, seat):
         raise _refusal(state, action)
-    return _run(state, seat, action, rng).events
+    run = _run(state, seat, action, rng)
+    return run.events, run.state
 
 
 def play(state: ChampionsState, seat: int, action: Any, rng: Chance) -> ChampionsState:

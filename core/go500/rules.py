@@ -78,6 +78,7 @@ __all__ = [
     "legal",
     "pending",
     "race_ranking",
+    "resolve",
     "save_refusal",
     "saveable",
     "setup",
@@ -743,6 +744,11 @@ def _not_asked(state: Go500State, seat: int) -> NotYourTurn:
 
 def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
     """Accept ``action`` if `legal` lists it (refusing before any draw) and resolve it."""
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(state: Go500State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], Go500State]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.phase == "over":
         raise GameOver()
     if not 0 <= seat < state.n or seat not in pending(state):
@@ -763,7 +769,7 @@ def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
         if action.dice:
             run.emit(DiceSaved(seat=seat, dice=tuple(action.dice)))
         run.roll(seat)
-    return run.events
+    return run.events, run.state
 
 
 def _canonical(action: Any) -> Any:

@@ -113,7 +113,7 @@ from core.cthulhu500.rules.passing import damage, pass_test, pass_win, repair, t
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
 
-__all__ = ["new_state", "pending", "ranking", "setup", "step"]
+__all__ = ["new_state", "pending", "ranking", "resolve", "setup", "step"]
 
 replace = msgspec.structs.replace
 HAND_SIZE = 5
@@ -219,6 +219,11 @@ def _name(cid: Any) -> str:
 
 
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(state: State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], State]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.over:
         raise GameOver()
     if seat not in pending(state):
@@ -232,7 +237,7 @@ def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     _sweep_contagions(ctx)
     _run(ctx)
     ctx.emit(Flow(stack=tuple(ctx.stack)))
-    return ctx.events
+    return ctx.events, ctx.state
 
 
 def ranking(state: State) -> tuple[int, ...]:
