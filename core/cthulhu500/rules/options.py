@@ -110,8 +110,13 @@ def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
     return [c for c in state.hands[seat] if c and card(c).effect in effects]
 
 
-def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
-    """Reaction cards ``seat`` may play in window ``w`` now."""
+def _holds(state: State, seat: int, effects: set[str]) -> bool:
+    """Whether ``seat`` holds a card with one of ``effects`` (`_hand_with` is not empty)."""
+    return any(c and card(c).effect in effects for c in state.hands[seat])
+
+
+def _window_effects(state: State, w: DWindow, seat: int) -> set[str]:
+    """The reaction effects ``seat`` may play in window ``w`` now."""
     effects: set[str] = set()
     if w.kind == "try":
         if seat == w.x:
@@ -126,6 +131,12 @@ def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
         effects.add("cancel_pass")
     elif w.kind == "tow" and seat == w.x and state.vehicles[seat].damaged:
         effects.add("repair_on_damage")
+    return effects
+
+
+def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
+    """Reaction cards ``seat`` may play in window ``w`` now."""
+    effects = _window_effects(state, w, seat)
     return rows(_hand_with(state, seat, effects)) if effects else []
 
 
@@ -137,32 +148,43 @@ def _window_named(w: DWindow, seat: int) -> bool:
     return seat == w.x
 
 
-def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
-    """Ia! Ia! / Elder Sign cards ``seat`` may add on top of chain ``ch`` now."""
+def _chain_effects(ch: DChain) -> set[str]:
+    """The effects that may go on top of chain ``ch`` now (none on an Elder Sign)."""
     top = card(ch.cards[-1])
     if top.effect == "cancel_spell":
-        return []
-    effects = {"cancel_card"}
-    if top.spell:
-        effects.add("cancel_spell")
-    return rows(_hand_with(state, seat, effects))
+        return set()
+    return {"cancel_card", "cancel_spell"} if top.spell else {"cancel_card"}
+
+
+def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
+    """Ia! Ia! / Elder Sign cards ``seat`` may add on top of chain ``ch`` now."""
+    effects = _chain_effects(ch)
+    return rows(_hand_with(state, seat, effects)) if effects else []
 
 
 def _next_asked(state: State, task: DWindow | DChain) -> int | None:
     if isinstance(task, DWindow) and task.settled:
         return None
     everyone = state.config.reaction_prompt == "everyone"
+    # What may go on a chain is the same for every seat.
+    chain = _chain_effects(task) if isinstance(task, DChain) and not everyone else set()
     for k in range(state.n):
         seat = (task.next_from + k) % state.n
         if seat in task.passed:
             continue
         if isinstance(task, DWindow):
-            ok = _window_named(task, seat) if everyone else bool(window_cards(state, task, seat))
+            ok = _window_named(task, seat) if everyone else _can_react(state, task, seat)
         else:
-            ok = everyone or bool(chain_cards(state, task, seat))
+            ok = everyone or (bool(chain) and _holds(state, seat, chain))
         if ok:
             return seat
     return None
+
+
+def _can_react(state: State, w: DWindow, seat: int) -> bool:
+    """Whether `window_cards` offers ``seat`` anything in ``w`` (without listing it)."""
+    effects = _window_effects(state, w, seat)
+    return bool(effects) and _holds(state, seat, effects)
 
 
 def contagion_targets(state: State, contagion: int, seat: int) -> list[int]:
