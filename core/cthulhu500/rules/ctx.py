@@ -31,6 +31,6 @@ class Ctx(Resolution[State]):
 
     def top_index(self, kind: type) -> int | None:
         for i in range(len(self.stack) - 1, -1, -1):
-            if isinstance(self.stack[i], kind):
+            if type(self.stack[i]) is kind:  # exact types (see engine._DECISIONS)
                 return i
         return None

@@ -119,8 +119,12 @@ replace = msgspec.structs.replace
 HAND_SIZE = 5
 
 
-_ALWAYS_TWO = (DActions, DWindow, DChain)
+_ALWAYS_TWO = frozenset({DActions, DWindow, DChain})
 """Decisions that offer two or more answers whenever they ask anyone (see `options.asked`)."""
+_DECISIONS = frozenset(DECISION_TYPES)
+"""Tasks and decisions are told apart by their exact type, as everywhere in the engine: an
+`isinstance` that fails against a msgspec Struct class goes through its metaclass (~150 ns,
+over a whole tuple for each task), and none of these classes has subclasses."""
 
 
 # --------------------------------------------------------------------------- entry points
@@ -252,13 +256,13 @@ def ranking(state: State) -> tuple[int, ...]:
 def _run(ctx: Ctx) -> None:
     while ctx.stack and not ctx.state.over:
         top = ctx.stack[-1]
-        if isinstance(top, DECISION_TYPES):
+        if type(top) in _DECISIONS:
             seats = asked(ctx.state, top)
             if not seats:
                 _finish(ctx, top)
             else:
                 auto = None
-                if not isinstance(top, _ALWAYS_TWO) and not always_asked(ctx.state, top):
+                if type(top) not in _ALWAYS_TWO and not always_asked(ctx.state, top):
                     for seat in seats:
                         options = answers(ctx.state, top, seat)
                         if len(options) == 1:
@@ -292,12 +296,13 @@ def _sweep_contagions(ctx: Ctx) -> None:
 def _finish(ctx: Ctx, task: Any) -> None:
     """A decision nobody (more) needs to answer."""
     ctx.stack.pop()
-    if isinstance(task, DSetupDiscard):
+    t = type(task)
+    if t is DSetupDiscard:
         cards = tuple(c if c is not None else () for c in ctx.state.setup_choice)
         ctx.emit(SetupDiscardsRevealed(cards=cards))
-    elif isinstance(task, DWindow):
+    elif t is DWindow:
         _deliver(ctx, task)
-    elif isinstance(task, DChain):
+    elif t is DChain:
         _resolve_chain(ctx, task)
 
 

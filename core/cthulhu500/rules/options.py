@@ -163,22 +163,26 @@ def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
 
 
 def _next_asked(state: State, task: DWindow | DChain) -> int | None:
-    if isinstance(task, DWindow) and task.settled:
-        return None
     everyone = state.config.reaction_prompt == "everyone"
-    # What may go on a chain is the same for every seat.
-    chain = _chain_effects(task) if isinstance(task, DChain) and not everyone else set()
-    for k in range(state.n):
-        seat = (task.next_from + k) % state.n
-        if seat in task.passed:
-            continue
-        if isinstance(task, DWindow):
-            ok = _window_named(task, seat) if everyone else _can_react(state, task, seat)
-        else:
-            ok = everyone or (bool(chain) and _holds(state, seat, chain))
-        if ok:
+    if type(task) is DWindow:
+        if task.settled:
+            return None
+        for seat in _in_asking_order(state, task):
+            if _window_named(task, seat) if everyone else _can_react(state, task, seat):
+                return seat
+        return None
+    assert type(task) is DChain
+    chain = set() if everyone else _chain_effects(task)  # the same for every seat
+    for seat in _in_asking_order(state, task):
+        if everyone or (bool(chain) and _holds(state, seat, chain)):
             return seat
     return None
+
+
+def _in_asking_order(state: State, task: DWindow | DChain) -> list[int]:
+    """The seats from ``task.next_from`` on, round the table, without those who passed."""
+    order = [(task.next_from + k) % state.n for k in range(state.n)]
+    return [seat for seat in order if seat not in task.passed]
 
 
 def _can_react(state: State, w: DWindow, seat: int) -> bool:
@@ -327,9 +331,10 @@ def asked(state: State, task: Any) -> tuple[int, ...]:
 def always_asked(state: State, task: Any) -> bool:
     """C-AUTO-DECISION exceptions: the Car of Cthulhu re-roll; every prompt with
     ``reaction_prompt = everyone``."""
-    if isinstance(task, DReroll):
+    t = type(task)
+    if t is DReroll:
         return True
-    return isinstance(task, (DWindow, DChain)) and state.config.reaction_prompt == "everyone"
+    return (t is DWindow or t is DChain) and state.config.reaction_prompt == "everyone"
 
 
 def answers(state: State, task: Any, seat: int) -> list[Any]:
