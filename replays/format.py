@@ -273,15 +273,16 @@ def scan(data: bytes) -> Scan:
     keyed = _keyed(salt)
     while pos < size:
         expected = len(frames)
-        if pos + RECORD_HEAD <= size:
-            claimed = _RECORD.unpack_from(data, pos)[0]
-            if claimed > MAX_RECORD and pos + RECORD_HEAD + claimed <= size:
-                raise ReplayError(
-                    f"Record {expected} claims {claimed} bytes, more than the {MAX_RECORD} byte "
-                    "cap, so the file is damaged."
-                )
         length, seq, kind = _frame_at(view, pos, keyed, size)
         if length < 0:
+            # A whole record never claims more than the cap, so this is asked only here.
+            if pos + RECORD_HEAD <= size:
+                claimed = _RECORD.unpack_from(data, pos)[0]
+                if claimed > MAX_RECORD and pos + RECORD_HEAD + claimed <= size:
+                    raise ReplayError(
+                        f"Record {expected} claims {claimed} bytes, more than the {MAX_RECORD} "
+                        "byte cap, so the file is damaged."
+                    )
             if _valid_record_after(data, pos, keyed, expected):
                 raise ReplayError(
                     f"Record {expected} of the replay is damaged and valid records follow it, so "
@@ -295,7 +296,7 @@ def scan(data: bytes) -> Scan:
                 "are out of order."
             )
         end = pos + RECORD_HEAD + length
-        frames.append(Frame(seq, kind, pos, end, bytes(view[pos + RECORD_HEAD : end])))
+        frames.append(Frame(seq, kind, pos, end, bytes(data[pos + RECORD_HEAD : end])))
         pos = end
     good_end = frames[-1].end if frames else PREAMBLE_SIZE
     return Scan(
