@@ -106,6 +106,24 @@ def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _hand_choices(kind: type[Any], hand: tuple[int, ...]) -> tuple[Any, ...]:
+    """``kind(cards)`` for every choice of `subsets` of a sorted hand (cached like `_subsets`:
+    the answers of a discard are asked for when it opens and again to check the answer)."""
+    return tuple(kind(cards) for cards in _subsets(hand))
+
+
+# Answers without fields, made once (they are frozen; equal to any other instance).
+_ATTEMPT_PASS, _PIT_STOP, _USE_FLAG, _END_ACTIONS = (
+    AttemptPass(),
+    PitStop(),
+    UseFlag(),
+    EndActions(),
+)
+_PASS, _REROLL, _KEEP = PassReaction(), Reroll(), KeepRoll()
+_TAKE_TEST, _DECLINE_TEST = TakeFreeTest(), DeclineFreeTest()
+
+
 def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
     return [c for c in state.hands[seat] if c and card(c).effect in effects]
 
@@ -292,17 +310,17 @@ def _turn_options(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     flag = state.config.promo_flag and not state.flag_used[seat]
     if state.actions_left > 0:
-        out.append(AttemptPass())
+        out.append(_ATTEMPT_PASS)
         if can_pit(state, seat):
-            out.append(PitStop())
+            out.append(_PIT_STOP)
         hand = state.hands[seat]
         crew = rows(c for c in hand if c and card(c).type == "crew")
         out.extend(AddCrew(c, s) for c in crew for s in range(state.n))
         for cid in rows(c for c in hand if c and card(c).type == "action"):
             out.extend(action_options(state, seat, cid))
     if flag:
-        out.append(UseFlag())
-    out.append(EndActions())
+        out.append(_USE_FLAG)
+    out.append(_END_ACTIONS)
     return out
 
 
@@ -346,27 +364,27 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     if t is DSetupDiscard:
         if state.setup_done[seat]:
             return []
-        return [SetupDiscard(c) for c in subsets(state.hands[seat])]
+        return list(_hand_choices(SetupDiscard, tuple(sorted(state.hands[seat]))))
     if t is DActions:
         return _turn_options(state, seat)
     if t is DDiscard:
-        return [Discard(c) for c in subsets(state.hands[seat])]
+        return list(_hand_choices(Discard, tuple(sorted(state.hands[seat]))))
     if t is DDrawCount:
         return [DrawCount(k) for k in range(task.most + 1)]
     if t is DSponsor:
         return [SponsorDiscard(c) for c in rows(state.hands[seat])]
     if t is DWindow:
         playable = window_cards(state, task, seat)
-        return [*(PlayReaction(c) for c in playable), PassReaction()]
+        return [*(PlayReaction(c) for c in playable), _PASS]
     if t is DChain:
         playable = chain_cards(state, task, seat)
-        return [*(PlayReaction(c) for c in playable), PassReaction()]
+        return [*(PlayReaction(c) for c in playable), _PASS]
     if t is DReroll:
-        return [Reroll(), KeepRoll()]
+        return [_REROLL, _KEEP]
     if t is DFreeTest:
         if task.kind == "pit" and not state.config.free_test_may_decline:
-            return [TakeFreeTest()]
-        return [TakeFreeTest(), DeclineFreeTest()]
+            return [_TAKE_TEST]
+        return [_TAKE_TEST, _DECLINE_TEST]
     if t is DPitChoice:
         return list(pit_options(state, seat))
     if t is DContagion:
