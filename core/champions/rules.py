@@ -17,7 +17,7 @@ from typing import Any
 
 from core.champions.config import LAPS, N_CARS, ChampionsConfig, money_table
 from core.champions.data import COMPONENTS
-from core.champions.fold import crash_neighbours, evolve
+from core.champions.fold import HANDLERS, crash_neighbours
 from core.champions.model import (
     Action,
     CarBlocked,
@@ -111,7 +111,7 @@ class _Run(Resolution[ChampionsState]):
     __slots__ = ()
 
     def __init__(self, state: ChampionsState, rng: Chance) -> None:
-        super().__init__(state, rng, evolve)
+        super().__init__(state, rng, HANDLERS)
 
 
 def setup(config: ChampionsConfig, n_seats: int, rng: Chance) -> list[Event]:

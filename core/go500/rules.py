@@ -19,7 +19,7 @@ from typing import Any
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.go500.config import Go500Config, uses_auto_stop
 from core.go500.data import CUP_POINTS, points_for_place
-from core.go500.fold import evolve
+from core.go500.fold import HANDLERS
 from core.go500.model import (
     DIE_IDS,
     DIE_INDEX,
@@ -246,7 +246,7 @@ class _Run(Resolution[Go500State]):
     __slots__ = ("auto_stop", "cfg", "tab")
 
     def __init__(self, state: Go500State, rng: Chance) -> None:
-        super().__init__(state, rng, evolve)
+        super().__init__(state, rng, HANDLERS)
         self.cfg = state.config
         self.tab: Tables = tables_for(state.config.circle_values)
         self.auto_stop = uses_auto_stop(state.config)
