@@ -273,7 +273,8 @@ def _run(ctx: Ctx) -> None:
                 _apply(ctx, top, auto[0], auto[1])
         else:
             _execute(ctx, top)
-        _sweep_contagions(ctx)
+        if ctx.state.contagions:  # (most of the time there are none)
+            _sweep_contagions(ctx)
 
 
 def _end_race(ctx: Ctx, reason: str) -> None:
