@@ -38,7 +38,9 @@ The contract, for game authors:
   ``config_words(config)`` (a table's options in a few words for the lobby),
   ``option_choices(name)`` / ``option_applies(name, options)`` (for forms),
   ``describe_action(action, names, view)`` (a menu label) and ``describe_decision(view, seat, names)``
-  (what the table waits for). See `core.traits` for each default.
+  (what the table waits for), ``resolve(state, seat, action, rng)`` (``step``'s events with the
+  state they fold to, which `Table` keeps instead of folding them again). See `core.traits` for
+  each default.
 """
 
 from __future__ import annotations
@@ -205,6 +207,8 @@ class Game(Protocol):
     def legal(self, state: Any, seat: int) -> list[Any]: ...
 
     def step(self, state: Any, seat: int, action: Any, rng: Chance) -> list[Any]: ...
+
+    def resolve(self, state: Any, seat: int, action: Any, rng: Chance) -> tuple[list[Any], Any]: ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...
 
@@ -432,11 +436,10 @@ class Table:
             raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
         snap = self._chance_snapshot()
         try:
-            events = self.game.step(self.state, seat, action, self.chance)
+            events, self.state = self.game.resolve(self.state, seat, action, self.chance)
         except IllegalAction:
             self._chance_restore(snap)
             raise
-        self.state = fold(self.game, self.state, events)
         self.state_id += 1
         step = Step(state_id=self.state_id, seat=seat, action=action, events=events)
         self.history.append(step)

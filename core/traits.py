@@ -33,6 +33,10 @@ event class names (STYLE #18):
   ("Save and roll: dice T1, T2").
 * ``describe_decision(view, seat, names)`` — what the table waits for, as ``seat`` may know it.
   Default: None (the screen says whose turn it is).
+* ``resolve(state, seat, action, rng)`` — ``step``'s events together with the state they fold
+  to, so a `core.game.Table` folds each event once. Default: ``step``, then fold its events; a
+  game whose ``step`` folds every event as it emits it (`core.resolution.Resolution`) returns
+  the state it already holds.
 
 Must not: import anything of ours, or know any game.
 """
@@ -40,7 +44,7 @@ Must not: import anything of ours, or know any game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
@@ -64,6 +68,14 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
 
     measures: tuple[Measure, ...] = ()
     race: int = 0
+
+
+class _Rules(Protocol):
+    """The two contract methods `GameTraits.resolve`'s default is built from."""
+
+    def step(self, state: Any, seat: int, action: Any, rng: Any) -> list[Any]: ...
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
 
 
 class GameTraits:
@@ -156,6 +168,14 @@ class GameTraits:
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         """(fewest, most) players with these options."""
         return (self.min_seats, self.max_seats)
+
+    def resolve(self, state: Any, seat: int, action: Any, rng: Any) -> tuple[list[Any], Any]:
+        """``step``'s events and the state they fold to (by default: step, then fold)."""
+        rules = cast("_Rules", self)
+        events = rules.step(state, seat, action, rng)
+        for event in events:
+            state = rules.evolve(state, event)
+        return events, state
 
 
 def _word(value: Any) -> str:

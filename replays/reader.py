@@ -12,6 +12,7 @@ Must not: write or repair files (that is `replays.recover`), or re-simulate (`re
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 from pathlib import Path
 from typing import Any, ClassVar
@@ -113,7 +114,12 @@ def peek(data: bytes) -> tuple[Header, list[Seat], End | None, Scan]:
 
 
 class _Decoders:
-    """msgspec decoders for one game's types, built once per game."""
+    """msgspec decoders for one game's types, built once per game.
+
+    ``step`` reads a whole `StepRecord` with the game's action and event types in place of its
+    raw parts, in one call; anything it refuses is read again part by part (`_step`), which
+    names the part at fault.
+    """
 
     cache: ClassVar[dict[int, tuple[Game, _Decoders]]] = {}
 
@@ -122,6 +128,19 @@ class _Decoders:
         self.state = msgspec.msgpack.Decoder(game.state_type)
         self.action = msgspec.msgpack.Decoder(game.action_type)
         self.event = msgspec.msgpack.Decoder(game.event_type)
+        typed = msgspec.defstruct(
+            "TypedStepRecord",
+            [
+                ("state_id", int),
+                ("seat", int | None),
+                ("action", game.action_type | None),
+                ("events", list[game.event_type]),  # type: ignore[name-defined]  # a runtime type
+            ],
+            frozen=True,
+            kw_only=True,
+            tag="step",
+        )
+        self.step: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(typed)
 
     @classmethod
     def of(cls, game: Game) -> _Decoders:
@@ -143,7 +162,6 @@ class Replay:
         game: Game,
         config: Any,
         steps: list[Step],
-        raw_steps: list[tuple[bytes, list[bytes]]],
         snapshots: dict[int, bytes],
         end: End | None,
         seat_changes: list[SeatsRecord] | None = None,
@@ -154,8 +172,6 @@ class Replay:
         self.game = game
         self.config = config
         self.steps = steps
-        self.raw_steps = raw_steps
-        """Per step: the action's and every event's MessagePack bytes as recorded."""
         self.snapshots = snapshots
         """State snapshots by step (MessagePack bytes of the game state after that step)."""
         self.end = end
@@ -199,6 +215,12 @@ class Replay:
     @property
     def salt(self) -> bytes:
         return self.scan.salt
+
+    @functools.cached_property
+    def raw_steps(self) -> list[tuple[bytes, list[bytes]]]:
+        """Per step: the action's and every event's MessagePack bytes as recorded (read from the
+        records when first asked: `replays.verify` compares them, the viewer never needs them)."""
+        return _raw_steps(self.scan)
 
     @property
     def truncated_at(self) -> int | None:
@@ -255,6 +277,44 @@ class Replay:
             raise ReplayError(f"The replay has steps 0 to {self.last_step}, not step {k}.")
 
 
+def _step(decoders: _Decoders, payload: bytes, k: int, n_seats: int) -> Step:
+    """Step ``k`` from its record: decoded in one call if it is sound, else part by part."""
+    try:
+        typed = decoders.step.decode(payload)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        typed = None
+    if typed is not None and typed.state_id == k:
+        seat, action = typed.seat, typed.action
+        if k == 0 and seat is None and action is None:
+            return Step(state_id=k, seat=None, action=None, events=typed.events)
+        if k > 0 and seat is not None and 0 <= seat < n_seats and action is not None:
+            return Step(state_id=k, seat=seat, action=action, events=typed.events)
+    record: StepRecord = _decode(_STEP, payload, f"step {k}")
+    if record.state_id != k:
+        raise ReplayError(f"Step {record.state_id} appears where step {k} belongs.")
+    action_raw = bytes(record.action)
+    if k == 0:
+        if record.seat is not None or action_raw != _NIL:
+            raise ReplayError("The replay's setup step carries an action.")
+        action = None
+    else:
+        if record.seat is None or not 0 <= record.seat < n_seats:
+            raise ReplayError(f"Step {k} of the replay names no seat at the table.")
+        action = _decode(decoders.action, action_raw, f"action of step {k}")
+    events = [_decode(decoders.event, bytes(raw), f"events of step {k}") for raw in record.events]
+    return Step(state_id=k, seat=record.seat, action=action, events=events)
+
+
+def _raw_steps(frames: Scan) -> list[tuple[bytes, list[bytes]]]:
+    """Per step record of a scanned file: its action's and its events' bytes as recorded."""
+    out = []
+    for frame in frames.frames:
+        if frame.kind == KIND_STEP:
+            record = _STEP.decode(frame.payload)
+            out.append((bytes(record.action), [bytes(raw) for raw in record.events]))
+    return out
+
+
 def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = None) -> Replay:
     """Decode a whole file's bytes (see `open_replay`)."""
     frames = scan(data)
@@ -263,7 +323,6 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
     decoders = _Decoders.of(game)
     config = _decode(decoders.config, header.config, "game configuration")
     steps: list[Step] = []
-    raw_steps: list[tuple[bytes, list[bytes]]] = []
     snapshots: dict[int, bytes] = {}
     end: End | None = None
     seat_changes: list[SeatsRecord] = []
@@ -272,23 +331,7 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
         if end is not None:
             raise ReplayError("The replay has records after its end record.")
         if frame.kind == KIND_STEP:
-            record: StepRecord = _decode(_STEP, frame.payload, f"step {len(steps)}")
-            k = len(steps)
-            if record.state_id != k:
-                raise ReplayError(f"Step {record.state_id} appears where step {k} belongs.")
-            action_raw = bytes(record.action)
-            if k == 0:
-                if record.seat is not None or action_raw != _NIL:
-                    raise ReplayError("The replay's setup step carries an action.")
-                action = None
-            else:
-                if record.seat is None or not 0 <= record.seat < n_seats:
-                    raise ReplayError(f"Step {k} of the replay names no seat at the table.")
-                action = _decode(decoders.action, action_raw, f"action of step {k}")
-            event_raws = [bytes(raw) for raw in record.events]
-            events = [_decode(decoders.event, raw, f"events of step {k}") for raw in event_raws]
-            steps.append(Step(state_id=k, seat=record.seat, action=action, events=events))
-            raw_steps.append((action_raw, event_raws))
+            steps.append(_step(decoders, frame.payload, len(steps), n_seats))
         elif frame.kind == KIND_SNAPSHOT:
             snapshot: Snapshot = _decode(_SNAPSHOT, frame.payload, "snapshot")
             if snapshot.state_id != len(steps) - 1 or snapshot.state_id < 0:
@@ -316,7 +359,6 @@ def read_replay(data: bytes, game: Game | None = None, *, path: Path | None = No
         game=game,
         config=config,
         steps=steps,
-        raw_steps=raw_steps,
         snapshots=snapshots,
         end=end,
         seat_changes=seat_changes,

@@ -59,7 +59,7 @@ from core.champions.model import (
 from core.champions.track import neighbours
 from core.resolution import fold_by_type
 
-__all__ = ["card_tasks", "crash_neighbours", "evolve"]
+__all__ = ["HANDLERS", "card_tasks", "crash_neighbours", "evolve"]
 
 FLAG_FACE = len(COMPONENTS.dice.faces) - 1
 
@@ -322,7 +322,8 @@ def _game_ended(state: ChampionsState, e: GameEnded) -> ChampionsState:
     return replace(state, phase="over", queue=(), dice=(), chosen=())
 
 
-_FOLD: dict[type[Any], Callable[[ChampionsState, Any], ChampionsState]] = {
+# One handler per event class: `evolve` folds by it, and so does a step as it emits.
+HANDLERS: dict[type[Any], Callable[[ChampionsState, Any], ChampionsState]] = {
     CarsSelected: _cars_selected,
     CarOwned: _car_owned,
     DeckShuffled: _deck_shuffled,
@@ -352,5 +353,5 @@ _FOLD: dict[type[Any], Callable[[ChampionsState, Any], ChampionsState]] = {
     GameEnded: _game_ended,
 }
 
-evolve = fold_by_type("NASCAR Champions", _FOLD)
+evolve = fold_by_type("NASCAR Champions", HANDLERS)
 """Fold one event onto the state (pure; never draws chance)."""

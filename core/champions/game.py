@@ -57,6 +57,12 @@ class Champions(GameTraits):
     def step(self, state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Any]:
         return list(rules.step(state, seat, action, rng))
 
+    def resolve(
+        self, state: ChampionsState, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], ChampionsState]:
+        events, after = rules.resolve(state, seat, action, rng)
+        return list(events), after
+
     def evolve(self, state: ChampionsState, event: Any) -> ChampionsState:
         return fold.evolve(state, event)
 

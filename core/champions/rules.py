@@ -17,7 +17,7 @@ from typing import Any
 
 from core.champions.config import LAPS, N_CARS, ChampionsConfig, money_table
 from core.champions.data import COMPONENTS
-from core.champions.fold import crash_neighbours, evolve
+from core.champions.fold import HANDLERS, crash_neighbours
 from core.champions.model import (
     Action,
     CarBlocked,
@@ -81,6 +81,7 @@ __all__ = [
     "pending",
     "play",
     "ranking",
+    "resolve",
     "setup",
     "step",
     "track_order",
@@ -110,7 +111,7 @@ class _Run(Resolution[ChampionsState]):
     __slots__ = ()
 
     def __init__(self, state: ChampionsState, rng: Chance) -> None:
-        super().__init__(state, rng, evolve)
+        super().__init__(state, rng, HANDLERS)
 
 
 def setup(config: ChampionsConfig, n_seats: int, rng: Chance) -> list[Event]:
@@ -200,7 +201,7 @@ def _options(state: ChampionsState, task: Task) -> list[Action] | None:
     """The answers a task asks of the active player, or None when it needs no decision."""
     if type(task) in _NO_ANSWER:
         return None
-    if isinstance(task, MoveTask):
+    if type(task) is MoveTask:
         car = state.cars[task.car]
         if not car.on_track:
             return None
@@ -210,13 +211,13 @@ def _options(state: ChampionsState, task: Task) -> list[Action] | None:
             return None
         ends = _ends(state, task.car, task.steps)
         return [ChooseDestination(end=e) for e in ends] or None
-    if isinstance(task, TargetTask):
+    if type(task) is TargetTask:
         on = [c.colour for c in state.cars if c.on_track]
         want = min(COMPONENTS.cards[task.card].cars, len(on))
         return [ChooseTargets(cars=p) for p in permutations(on, want)] or None
-    if isinstance(task, LastCarTask):
+    if type(task) is LastCarTask:
         return [ChooseLastCar(car=c) for c in last_cars(state)] or None
-    if isinstance(task, NeighbourTask):
+    if type(task) is NeighbourTask:
         return [ChooseCrashNeighbour(car=c) for c in crash_neighbours(state, task.car)] or None
     return None
 
@@ -275,13 +276,21 @@ def _refusal(state: ChampionsState, action: Any) -> BreaksRule:
 
 def step(state: ChampionsState, seat: int, action: Any, rng: Chance) -> list[Event]:
     """Validate and resolve one action (no chance is drawn before it is accepted)."""
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(
+    state: ChampionsState, seat: int, action: Any, rng: Chance
+) -> tuple[list[Event], ChampionsState]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.phase == "over":
         raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
     if action not in legal(state, seat):
         raise _refusal(state, action)
-    return _run(state, seat, action, rng).events
+    run = _run(state, seat, action, rng)
+    return run.events, run.state
 
 
 def play(state: ChampionsState, seat: int, action: Any, rng: Chance) -> ChampionsState:
@@ -293,16 +302,17 @@ def play(state: ChampionsState, seat: int, action: Any, rng: Chance) -> Champion
 def _run(state: ChampionsState, seat: int, action: Any, rng: Chance) -> _Run:
     """Resolve an accepted action and every automatic decision after it."""
     run = _Run(state, rng)
-    if isinstance(action, ChooseCar):
+    kind = type(action)
+    if kind is ChooseCar:
         run.emit(CarOwned(seat=seat, car=action.car))
         if all(c is not None for c in run.state.seat_car):
             _start_lap(run, 1)
-    elif isinstance(action, Roll):
+    elif kind is Roll:
         run.emit(DiceRolled(seat=seat, faces=_roll(rng)))
-    elif isinstance(action, ShiftGears):
+    elif kind is ShiftGears:
         run.emit(GearsShifted(seat=seat))
         run.emit(DiceRolled(seat=seat, faces=_roll(rng)))
-    elif isinstance(action, ChooseDice):
+    elif kind is ChooseDice:
         run.emit(DiceChosen(seat=seat, dice=action.dice))
     else:
         _resolve(run, state.queue[0], action)
@@ -348,26 +358,26 @@ def _advance(run: _Run) -> None:
 def _resolve(run: _Run, task: Task, answer: Any) -> None:
     """Resolve the head task, with the player's answer (None when no decision was needed)."""
     state = run.state
-    if isinstance(task, DieTask):
+    if type(task) is DieTask:
         run.emit(DieResolved(die=task.die, face=state.dice[task.die - 1]))
-    elif isinstance(task, MoveTask):
+    elif type(task) is MoveTask:
         _move(run, task, answer)
-    elif isinstance(task, DrawTask):
+    elif type(task) is DrawTask:
         _draw_card(run)
-    elif isinstance(task, TargetTask):
-        cars = answer.cars if isinstance(answer, ChooseTargets) else ()
+    elif type(task) is TargetTask:
+        cars = answer.cars if type(answer) is ChooseTargets else ()
         run.emit(CardTargetsChosen(card=task.card, cars=cars))
-    elif isinstance(task, LastCarTask):
-        if isinstance(answer, ChooseLastCar):
+    elif type(task) is LastCarTask:
+        if type(answer) is ChooseLastCar:
             run.emit(LastCarChosen(card=task.card, car=answer.car))
         else:  # no car on the track (cannot happen while a lap runs)
             run.emit(CardTargetsChosen(card=task.card, cars=()))
-    elif isinstance(task, TurnBackTask):
+    elif type(task) is TurnBackTask:
         run.emit(CarTurnedBackwards(car=task.car, card=task.card))
-    elif isinstance(task, NeighbourTask):
-        assert isinstance(answer, ChooseCrashNeighbour)
+    elif type(task) is NeighbourTask:
+        assert type(answer) is ChooseCrashNeighbour
         run.emit(CarTurnedBackwards(car=answer.car, card=task.card))
-    elif isinstance(task, EndCardTask):
+    elif type(task) is EndCardTask:
         run.emit(CardResolved(card=task.card))
     else:  # pragma: no cover - every task kind is handled above
         raise TypeError(f"unknown task {task!r}")
@@ -395,14 +405,14 @@ def _move(run: _Run, task: MoveTask, answer: Any) -> None:
         run.emit(CarBlocked(car=task.car, reason="finished"))
         return
     if car.backwards:
-        if isinstance(answer, LeaveBackwards):
+        if type(answer) is LeaveBackwards:
             run.emit(CarLeftBackwards(car=task.car))
         else:
             run.emit(CarTurnedForward(car=task.car))
         return
     assert car.space is not None
     occupied = state.occupied(but=task.car)
-    if not isinstance(answer, ChooseDestination):
+    if type(answer) is not ChooseDestination:
         blocked = not can_step(TRACK, car.space, occupied)
         run.emit(CarBlocked(car=task.car, reason="blocked" if blocked else "no_end"))
         return

@@ -70,7 +70,7 @@ from core.cthulhu500.model import (
 )
 from core.resolution import fold_by_type
 
-__all__ = ["evolve"]
+__all__ = ["HANDLERS", "evolve"]
 
 replace = msgspec.structs.replace
 
@@ -342,7 +342,8 @@ def _unchanged(state: State, event: Any) -> State:
     return state
 
 
-_FOLD: dict[type[Any], Callable[[State, Any], State]] = {
+# One handler per event class: `evolve` folds by it, and so does a step as it emits.
+HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     VehicleAssigned: _vehicle_assigned,
     VehiclesSetAside: _vehicles_set_aside,
     FlagPlaced: _flag_placed,
@@ -395,5 +396,5 @@ _FOLD: dict[type[Any], Callable[[State, Any], State]] = {
     Flow: _flow,
 }
 
-evolve = fold_by_type("Cthulhu 500", _FOLD)
+evolve = fold_by_type("Cthulhu 500", HANDLERS)
 """Apply one event (possibly redacted) to a state (pure; never draws chance)."""

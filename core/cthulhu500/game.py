@@ -59,6 +59,9 @@ class Cthulhu500(GameTraits):
     def step(self, state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
         return engine.step(state, seat, action, rng)
 
+    def resolve(self, state: State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], State]:
+        return engine.resolve(state, seat, action, rng)
+
     def evolve(self, state: State, event: Any) -> State:
         return fold.evolve(state, event)
 

@@ -50,7 +50,7 @@ from core.go500.model import (
 )
 from core.resolution import fold_by_type
 
-__all__ = ["evolve", "new_state"]
+__all__ = ["HANDLERS", "evolve", "new_state"]
 
 T = TypeVar("T")
 
@@ -313,7 +313,8 @@ def _nothing(state: Go500State, e: Any) -> Go500State:
     return state
 
 
-_FOLD: dict[type[Any], Callable[[Go500State, Any], Go500State]] = {
+# One handler per event class: `evolve` folds by it, and so does a step as it emits.
+HANDLERS: dict[type[Any], Callable[[Go500State, Any], Go500State]] = {
     RaceStarted: _race_started,
     QualifyingRolled: _qualifying_rolled,
     PoleWon: _pole_won,
@@ -346,5 +347,5 @@ _FOLD: dict[type[Any], Callable[[Go500State, Any], Go500State]] = {
 }
 
 
-evolve = fold_by_type("Go 500", _FOLD)
+evolve = fold_by_type("Go 500", HANDLERS)
 """Fold one event onto the state (pure; never draws chance)."""

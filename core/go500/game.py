@@ -61,6 +61,11 @@ class Go500(GameTraits):
     def step(self, state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
         return rules.step(state, seat, action, rng)
 
+    def resolve(
+        self, state: Go500State, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], Go500State]:
+        return rules.resolve(state, seat, action, rng)
+
     def evolve(self, state: Go500State, event: Any) -> Go500State:
         return evolve(state, event)
 

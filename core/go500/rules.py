@@ -19,7 +19,7 @@ from typing import Any
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.go500.config import Go500Config, uses_auto_stop
 from core.go500.data import CUP_POINTS, points_for_place
-from core.go500.fold import evolve
+from core.go500.fold import HANDLERS
 from core.go500.model import (
     DIE_IDS,
     DIE_INDEX,
@@ -78,6 +78,7 @@ __all__ = [
     "legal",
     "pending",
     "race_ranking",
+    "resolve",
     "save_refusal",
     "saveable",
     "setup",
@@ -245,7 +246,7 @@ class _Run(Resolution[Go500State]):
     __slots__ = ("auto_stop", "cfg", "tab")
 
     def __init__(self, state: Go500State, rng: Chance) -> None:
-        super().__init__(state, rng, evolve)
+        super().__init__(state, rng, HANDLERS)
         self.cfg = state.config
         self.tab: Tables = tables_for(state.config.circle_values)
         self.auto_stop = uses_auto_stop(state.config)
@@ -743,6 +744,11 @@ def _not_asked(state: Go500State, seat: int) -> NotYourTurn:
 
 def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
     """Accept ``action`` if `legal` lists it (refusing before any draw) and resolve it."""
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(state: Go500State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], Go500State]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.phase == "over":
         raise GameOver()
     if not 0 <= seat < state.n or seat not in pending(state):
@@ -763,7 +769,7 @@ def step(state: Go500State, seat: int, action: Any, rng: Chance) -> list[Any]:
         if action.dice:
             run.emit(DiceSaved(seat=seat, dice=tuple(action.dice)))
         run.roll(seat)
-    return run.events
+    return run.events, run.state
 
 
 def _canonical(action: Any) -> Any:

@@ -1,7 +1,8 @@
 """The generic conformance suite every game must pass (STYLE.md #8).
 
 Over many seeds and random lines of play: `legal` is non-empty exactly for the seats being asked;
-every legal action steps; folding the recorded events gives the stepped state; every event and
+every legal action steps; `resolve` gives `step`'s events and the state they fold to (a `Table`
+keeps that state); folding the recorded events gives the stepped state; every event and
 action round-trips through msgspec; folding the events redacted for a seat (or a spectator) gives
 exactly that seat's `view`; and two processes with different PYTHONHASHSEED record identical bytes.
 """
@@ -101,6 +102,28 @@ def test_legal_is_nonempty_exactly_for_pending_seats_and_every_legal_action_step
         action = legal[data.draw(st.integers(0, len(legal) - 1))]
         table.submit(seat, action, table.state_id)
     assert table.result() is not None
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**64 - 1), data=st.data())
+def test_resolve_gives_steps_events_and_the_state_they_fold_to(game, seed, data):
+    n = data.draw(st.sampled_from(seat_counts(game)))
+    table = Table(game, game.default_config(), seats_for(game, n), seed)
+    while table.pending():
+        seat = data.draw(st.sampled_from(table.pending()))
+        legal = table.legal(seat)
+        action = legal[data.draw(st.integers(0, len(legal) - 1))]
+        events, after = game.resolve(table.state, seat, action, Pcg32(seed, 7))
+        assert events == game.step(table.state, seat, action, Pcg32(seed, 7))
+        state = table.state
+        for event in events:
+            state = game.evolve(state, event)
+        assert after == state
+        table.submit(seat, action, table.state_id)
 
 
 @settings(

@@ -221,6 +221,34 @@ def test_events_that_are_not_the_games_are_refused():
         read_replay(encode_log(table, foreign, finish=False), DASH)
 
 
+def test_an_action_that_is_not_the_games_or_missing_is_refused():
+    table = finished_dash()
+    foreign = [table.history[0], Step(state_id=1, seat=0, action={"type": "fly"}, events=[])]
+    with pytest.raises(ReplayError, match="action of step 1 cannot be read"):
+        read_replay(encode_log(table, foreign, finish=False), DASH)
+    missing = [table.history[0], Step(state_id=1, seat=0, action=None, events=[])]
+    with pytest.raises(ReplayError, match="action of step 1 cannot be read"):
+        read_replay(encode_log(table, missing, finish=False), DASH)
+
+
+def test_steps_read_in_one_call_equal_steps_read_part_by_part():
+    """The reader decodes a whole step record with the game's types; the same record read as
+    raw parts, each decoded alone, gives the same action and events."""
+    table = finished_dash()
+    replay = read_replay(encode_log(table, table.history), DASH)
+    action, event = (
+        msgspec.msgpack.Decoder(DASH.action_type),
+        msgspec.msgpack.Decoder(DASH.event_type),
+    )
+    assert len(replay.raw_steps) == len(replay.steps) == len(table.history)
+    for k, (step, (action_raw, event_raws)) in enumerate(
+        zip(replay.steps, replay.raw_steps, strict=True)
+    ):
+        assert step.action == (None if k == 0 else action.decode(action_raw))
+        assert step.events == [event.decode(raw) for raw in event_raws]
+    assert replay.steps == table.history
+
+
 def test_wrong_game_and_unregistered_game_are_refused():
     table = finished_dash()
     data = encode_log(table, table.history)

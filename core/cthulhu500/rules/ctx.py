@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.cthulhu500.fold import evolve
+from core.cthulhu500.fold import HANDLERS
 from core.cthulhu500.model import State
 from core.resolution import Resolution
 from core.rng import Chance
@@ -23,7 +23,7 @@ class Ctx(Resolution[State]):
     __slots__ = ("stack",)
 
     def __init__(self, state: State, rng: Chance) -> None:
-        super().__init__(state, rng, evolve)
+        super().__init__(state, rng, HANDLERS)
         self.stack: list[Any] = list(state.stack)
 
     def die(self) -> int:
@@ -31,6 +31,6 @@ class Ctx(Resolution[State]):
 
     def top_index(self, kind: type) -> int | None:
         for i in range(len(self.stack) - 1, -1, -1):
-            if isinstance(self.stack[i], kind):
+            if type(self.stack[i]) is kind:  # exact types (see engine._DECISIONS)
                 return i
         return None

@@ -113,14 +113,18 @@ from core.cthulhu500.rules.passing import damage, pass_test, pass_win, repair, t
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
 
-__all__ = ["new_state", "pending", "ranking", "setup", "step"]
+__all__ = ["new_state", "pending", "ranking", "resolve", "setup", "step"]
 
 replace = msgspec.structs.replace
 HAND_SIZE = 5
 
 
-_ALWAYS_TWO = (DActions, DWindow, DChain)
+_ALWAYS_TWO = frozenset({DActions, DWindow, DChain})
 """Decisions that offer two or more answers whenever they ask anyone (see `options.asked`)."""
+_DECISIONS = frozenset(DECISION_TYPES)
+"""Tasks and decisions are told apart by their exact type, as everywhere in the engine: an
+`isinstance` that fails against a msgspec Struct class goes through its metaclass (~150 ns,
+over a whole tuple for each task), and none of these classes has subclasses."""
 
 
 # --------------------------------------------------------------------------- entry points
@@ -219,6 +223,11 @@ def _name(cid: Any) -> str:
 
 
 def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
+    return resolve(state, seat, action, rng)[0]
+
+
+def resolve(state: State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], State]:
+    """`step`'s events and the state they fold to (each was folded as it was emitted)."""
     if state.over:
         raise GameOver()
     if seat not in pending(state):
@@ -232,7 +241,7 @@ def step(state: State, seat: int, action: Any, rng: Chance) -> list[Any]:
     _sweep_contagions(ctx)
     _run(ctx)
     ctx.emit(Flow(stack=tuple(ctx.stack)))
-    return ctx.events
+    return ctx.events, ctx.state
 
 
 def ranking(state: State) -> tuple[int, ...]:
@@ -247,13 +256,13 @@ def ranking(state: State) -> tuple[int, ...]:
 def _run(ctx: Ctx) -> None:
     while ctx.stack and not ctx.state.over:
         top = ctx.stack[-1]
-        if isinstance(top, DECISION_TYPES):
+        if type(top) in _DECISIONS:
             seats = asked(ctx.state, top)
             if not seats:
                 _finish(ctx, top)
             else:
                 auto = None
-                if not isinstance(top, _ALWAYS_TWO) and not always_asked(ctx.state, top):
+                if type(top) not in _ALWAYS_TWO and not always_asked(ctx.state, top):
                     for seat in seats:
                         options = answers(ctx.state, top, seat)
                         if len(options) == 1:
@@ -264,7 +273,8 @@ def _run(ctx: Ctx) -> None:
                 _apply(ctx, top, auto[0], auto[1])
         else:
             _execute(ctx, top)
-        _sweep_contagions(ctx)
+        if ctx.state.contagions:  # (most of the time there are none)
+            _sweep_contagions(ctx)
 
 
 def _end_race(ctx: Ctx, reason: str) -> None:
@@ -287,12 +297,13 @@ def _sweep_contagions(ctx: Ctx) -> None:
 def _finish(ctx: Ctx, task: Any) -> None:
     """A decision nobody (more) needs to answer."""
     ctx.stack.pop()
-    if isinstance(task, DSetupDiscard):
+    t = type(task)
+    if t is DSetupDiscard:
         cards = tuple(c if c is not None else () for c in ctx.state.setup_choice)
         ctx.emit(SetupDiscardsRevealed(cards=cards))
-    elif isinstance(task, DWindow):
+    elif t is DWindow:
         _deliver(ctx, task)
-    elif isinstance(task, DChain):
+    elif t is DChain:
         _resolve_chain(ctx, task)
 
 

@@ -106,12 +106,35 @@ def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _hand_choices(kind: type[Any], hand: tuple[int, ...]) -> tuple[Any, ...]:
+    """``kind(cards)`` for every choice of `subsets` of a sorted hand (cached like `_subsets`:
+    the answers of a discard are asked for when it opens and again to check the answer)."""
+    return tuple(kind(cards) for cards in _subsets(hand))
+
+
+# Answers without fields, made once (they are frozen; equal to any other instance).
+_ATTEMPT_PASS, _PIT_STOP, _USE_FLAG, _END_ACTIONS = (
+    AttemptPass(),
+    PitStop(),
+    UseFlag(),
+    EndActions(),
+)
+_PASS, _REROLL, _KEEP = PassReaction(), Reroll(), KeepRoll()
+_TAKE_TEST, _DECLINE_TEST = TakeFreeTest(), DeclineFreeTest()
+
+
 def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
     return [c for c in state.hands[seat] if c and card(c).effect in effects]
 
 
-def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
-    """Reaction cards ``seat`` may play in window ``w`` now."""
+def _holds(state: State, seat: int, effects: set[str]) -> bool:
+    """Whether ``seat`` holds a card with one of ``effects`` (`_hand_with` is not empty)."""
+    return any(c and card(c).effect in effects for c in state.hands[seat])
+
+
+def _window_effects(state: State, w: DWindow, seat: int) -> set[str]:
+    """The reaction effects ``seat`` may play in window ``w`` now."""
     effects: set[str] = set()
     if w.kind == "try":
         if seat == w.x:
@@ -126,6 +149,12 @@ def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
         effects.add("cancel_pass")
     elif w.kind == "tow" and seat == w.x and state.vehicles[seat].damaged:
         effects.add("repair_on_damage")
+    return effects
+
+
+def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
+    """Reaction cards ``seat`` may play in window ``w`` now."""
+    effects = _window_effects(state, w, seat)
     return rows(_hand_with(state, seat, effects)) if effects else []
 
 
@@ -137,32 +166,47 @@ def _window_named(w: DWindow, seat: int) -> bool:
     return seat == w.x
 
 
-def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
-    """Ia! Ia! / Elder Sign cards ``seat`` may add on top of chain ``ch`` now."""
+def _chain_effects(ch: DChain) -> set[str]:
+    """The effects that may go on top of chain ``ch`` now (none on an Elder Sign)."""
     top = card(ch.cards[-1])
     if top.effect == "cancel_spell":
-        return []
-    effects = {"cancel_card"}
-    if top.spell:
-        effects.add("cancel_spell")
-    return rows(_hand_with(state, seat, effects))
+        return set()
+    return {"cancel_card", "cancel_spell"} if top.spell else {"cancel_card"}
+
+
+def chain_cards(state: State, ch: DChain, seat: int) -> list[int]:
+    """Ia! Ia! / Elder Sign cards ``seat`` may add on top of chain ``ch`` now."""
+    effects = _chain_effects(ch)
+    return rows(_hand_with(state, seat, effects)) if effects else []
 
 
 def _next_asked(state: State, task: DWindow | DChain) -> int | None:
-    if isinstance(task, DWindow) and task.settled:
-        return None
     everyone = state.config.reaction_prompt == "everyone"
-    for k in range(state.n):
-        seat = (task.next_from + k) % state.n
-        if seat in task.passed:
-            continue
-        if isinstance(task, DWindow):
-            ok = _window_named(task, seat) if everyone else bool(window_cards(state, task, seat))
-        else:
-            ok = everyone or bool(chain_cards(state, task, seat))
-        if ok:
+    if type(task) is DWindow:
+        if task.settled:
+            return None
+        for seat in _in_asking_order(state, task):
+            if _window_named(task, seat) if everyone else _can_react(state, task, seat):
+                return seat
+        return None
+    assert type(task) is DChain
+    chain = set() if everyone else _chain_effects(task)  # the same for every seat
+    for seat in _in_asking_order(state, task):
+        if everyone or (bool(chain) and _holds(state, seat, chain)):
             return seat
     return None
+
+
+def _in_asking_order(state: State, task: DWindow | DChain) -> list[int]:
+    """The seats from ``task.next_from`` on, round the table, without those who passed."""
+    order = [(task.next_from + k) % state.n for k in range(state.n)]
+    return [seat for seat in order if seat not in task.passed]
+
+
+def _can_react(state: State, w: DWindow, seat: int) -> bool:
+    """Whether `window_cards` offers ``seat`` anything in ``w`` (without listing it)."""
+    effects = _window_effects(state, w, seat)
+    return bool(effects) and _holds(state, seat, effects)
 
 
 def contagion_targets(state: State, contagion: int, seat: int) -> list[int]:
@@ -266,17 +310,17 @@ def _turn_options(state: State, seat: int) -> list[Any]:
     out: list[Any] = []
     flag = state.config.promo_flag and not state.flag_used[seat]
     if state.actions_left > 0:
-        out.append(AttemptPass())
+        out.append(_ATTEMPT_PASS)
         if can_pit(state, seat):
-            out.append(PitStop())
+            out.append(_PIT_STOP)
         hand = state.hands[seat]
         crew = rows(c for c in hand if c and card(c).type == "crew")
         out.extend(AddCrew(c, s) for c in crew for s in range(state.n))
         for cid in rows(c for c in hand if c and card(c).type == "action"):
             out.extend(action_options(state, seat, cid))
     if flag:
-        out.append(UseFlag())
-    out.append(EndActions())
+        out.append(_USE_FLAG)
+    out.append(_END_ACTIONS)
     return out
 
 
@@ -305,9 +349,10 @@ def asked(state: State, task: Any) -> tuple[int, ...]:
 def always_asked(state: State, task: Any) -> bool:
     """C-AUTO-DECISION exceptions: the Car of Cthulhu re-roll; every prompt with
     ``reaction_prompt = everyone``."""
-    if isinstance(task, DReroll):
+    t = type(task)
+    if t is DReroll:
         return True
-    return isinstance(task, (DWindow, DChain)) and state.config.reaction_prompt == "everyone"
+    return (t is DWindow or t is DChain) and state.config.reaction_prompt == "everyone"
 
 
 def answers(state: State, task: Any, seat: int) -> list[Any]:
@@ -319,27 +364,27 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     if t is DSetupDiscard:
         if state.setup_done[seat]:
             return []
-        return [SetupDiscard(c) for c in subsets(state.hands[seat])]
+        return list(_hand_choices(SetupDiscard, tuple(sorted(state.hands[seat]))))
     if t is DActions:
         return _turn_options(state, seat)
     if t is DDiscard:
-        return [Discard(c) for c in subsets(state.hands[seat])]
+        return list(_hand_choices(Discard, tuple(sorted(state.hands[seat]))))
     if t is DDrawCount:
         return [DrawCount(k) for k in range(task.most + 1)]
     if t is DSponsor:
         return [SponsorDiscard(c) for c in rows(state.hands[seat])]
     if t is DWindow:
         playable = window_cards(state, task, seat)
-        return [*(PlayReaction(c) for c in playable), PassReaction()]
+        return [*(PlayReaction(c) for c in playable), _PASS]
     if t is DChain:
         playable = chain_cards(state, task, seat)
-        return [*(PlayReaction(c) for c in playable), PassReaction()]
+        return [*(PlayReaction(c) for c in playable), _PASS]
     if t is DReroll:
-        return [Reroll(), KeepRoll()]
+        return [_REROLL, _KEEP]
     if t is DFreeTest:
         if task.kind == "pit" and not state.config.free_test_may_decline:
-            return [TakeFreeTest()]
-        return [TakeFreeTest(), DeclineFreeTest()]
+            return [_TAKE_TEST]
+        return [_TAKE_TEST, _DECLINE_TEST]
     if t is DPitChoice:
         return list(pit_options(state, seat))
     if t is DContagion:
