@@ -42,11 +42,6 @@ def bands(regions: Iterable[Region]) -> list[Region]:
     return out
 
 
-def _spans_cover(spans: list[tuple[int, int]], x1: int, x2: int) -> bool:
-    """True if the merged, sorted ``spans`` cover every cell of ``[x1, x2)``."""
-    return any(a <= x1 and x2 <= b for a, b in spans)
-
-
 def _add_span(spans: list[tuple[int, int]], x1: int, x2: int) -> list[tuple[int, int]]:
     """``spans`` with ``[x1, x2)`` added, kept sorted and merged (touching spans join)."""
     out: list[tuple[int, int]] = []
@@ -91,9 +86,20 @@ class BandedCompositor(Compositor):
             if y2 <= y1:
                 continue
             x1, x2 = visible.x, visible.right
-            shows = [y for y in range(y1, y2) if not _spans_cover(covered[y - top], x1, x2)]
+            # Only cells inside the crop matter: a chop that starts left of it and reaches into
+            # it is covered by the same widgets over its whole width (there is a cut at every
+            # widget's edge), and nothing outside the crop is sent. (A container whose children
+            # cover it inside the crop, though not a child outside it, is skipped.)
+            c1, c2 = max(x1, left), min(x2, right)
+            shows = []
             for y in range(y1, y2):
-                covered[y - top] = _add_span(covered[y - top], x1, x2)
+                spans = covered[y - top]
+                for a, b in spans:  # inline, not a call: this runs for every line of every widget
+                    if a <= c1 and c2 <= b:
+                        break  # covered: adding the span would change nothing
+                else:
+                    shows.append(y)
+                    covered[y - top] = _add_span(spans, c1, c2) if spans else [(c1, c2)]
             if not shows:
                 continue
             y1, y2 = shows[0], shows[-1] + 1
