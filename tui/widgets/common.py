@@ -243,7 +243,15 @@ class LineBox(FastLines, Widget):
         if not self.is_mounted or width <= 0:
             self.refresh()
             return
-        self.refresh(*[Region(0, y, width, 1) for y in changed])
+        # One region per run of changed lines (the same cells as one a line, fewer to merge).
+        runs: list[Region] = []
+        for y in changed:
+            if runs and runs[-1].bottom == y:
+                last = runs[-1]
+                runs[-1] = Region(0, last.y, width, last.height + 1)
+            else:
+                runs.append(Region(0, y, width, 1))
+        self.refresh(*runs)
 
     def on_resize(self) -> None:
         self._strips.clear()

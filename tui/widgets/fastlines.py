@@ -114,6 +114,18 @@ class FastLines:
         return frame if frame.usable else None
 
 
+def _join(parts: list[Strip]) -> Strip:
+    """`Strip.join` of a row's edges and content: the same segments and cells (a part with
+    no text adds nothing), without its passes over every part."""
+    segments: list[Any] = []
+    cells = 0
+    for part in parts:
+        if part.cell_count:
+            segments.extend(part._segments)
+            cells += part.cell_length
+    return Strip(segments, cells)
+
+
 def _hovering_link(widget: Any) -> bool:
     """True while the mouse is over a clickable link in ``widget`` (the styles cache then
     restyles the link; such frames take its path)."""
@@ -192,7 +204,7 @@ class _Frame:
             line = line.apply_filter(line_filter, self.background)
         if self.edge_left is not None or self.edge_right is not None:
             parts = [p for p in (self.edge_left, line, self.edge_right) if p is not None]
-            line = Strip.join(parts)
+            line = _join(parts)
         if not self.full:
             line = line.crop(self.x1, self.x2)
         if len(self.rows) >= 2 * (self.bottom - self.top) + 8:

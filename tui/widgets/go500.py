@@ -547,14 +547,36 @@ class Callouts(LineBox):
         "callouts--good",
     }
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._fills: dict[str, Any] = {}  # kind -> fill; "" -> what they were worked out for
+
     def show(self, data: BoardData[Go500State]) -> None:
         said = headline(latest_events(data), data.names, data.config)
         text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing
         self._shown = (text, kind)
-        fill = self.get_component_rich_style(f"callouts--{kind}") if kind else None
+        fill = self._fill_of(kind) if kind else None
         self.show_lines([Text(text)], fill=fill)
+
+    def _fill_of(self, kind: str) -> Any:
+        """The component style of ``kind``, kept until a restyle or a change of theme (as
+        `base_style`: Textual works it out afresh, up the DOM, at every call)."""
+        app = self.app
+        key = (app.theme, app.classes)
+        fills = self._fills
+        if fills.get("") != key:
+            fills.clear()
+            fills[""] = key
+        if kind not in fills:
+            fills[kind] = self.get_component_rich_style(f"callouts--{kind}")
+        return fills[kind]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if getattr(self, "_fills", None):
+            self._fills.clear()
 
 
 class Go500Board(Board[Go500State]):

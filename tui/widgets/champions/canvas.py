@@ -33,6 +33,18 @@ class Canvas:
         if lo < hi:
             self.cells[y][x + lo : x + hi] = cells[lo:hi]
 
+    def put_under(
+        self, x: int, y: int, text: str, style: Style | None, over: list[set[int]]
+    ) -> None:
+        """`put`, but not on the cells of row ``y`` in ``over`` (drawn over what is put)."""
+        if not 0 <= y < len(self.cells):
+            return
+        row, covered = self.cells[y], over[y]
+        for offset, cell in enumerate(_cells(text, style)):
+            at = x + offset
+            if 0 <= at < self.width and at not in covered:
+                row[at] = cell
+
     def strips(self) -> list[Strip]:
         """One `Strip` per line (runs of one style joined into one segment)."""
         return [self.row_strip(y) for y in range(len(self.cells))]
