@@ -362,7 +362,7 @@ class RaceLog(FastLines, Widget):
             return
         width = self._wrapped_for
         before = len(self._strips)
-        height = self.content_size.height
+        height = self.drawn_size().height
         first = self._first
         for line in lines:
             wrapped = self._wrap(line.text, width)
@@ -448,7 +448,7 @@ class RaceLog(FastLines, Widget):
         self._wrap_style = style
         self._strips, self._begins = [], []
         self._dropped = 0
-        height = self.content_size.height
+        height = self.drawn_size().height
         given = len(self._texts) - min(self._added, len(self._texts))
         first = 0
         for index, text in enumerate(self._texts):

@@ -273,15 +273,46 @@ class TurnLine(LineBox):
     wanted_rows = 4
     """The rows the lines need (the board lays them out): 5 while the standings take two."""
 
+    _drawn_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
+
     def on_resize(self) -> None:
         super().on_resize()
+        self._drawn_key = None
         if self._data is not None:
             self.show(self._data)  # the wording depends on the width
+
+    def drawn_from(self, data: BoardData[State], width: int, words: str | None) -> tuple[Any, ...]:
+        """Everything the lines are drawn from (`turn_text`, `standings_rows`, the test's
+        words). The standings' rows follow from their words in full and the names (cut names
+        are the same text with other names)."""
+        from core.cthulhu500.describe import standings_text
+        from core.cthulhu500.rules.board import pile_label
+
+        state = data.state
+        discard = tuple(state.discard)
+        return (
+            width,
+            tuple(data.names),
+            standings_text(state, data.names) if state.pack else None,
+            state.turn,
+            state.active,
+            state.over,
+            state.actions_left,
+            state.nitrous,
+            pile_label(state),
+            discard[-1] if discard else None,
+            words,
+        )
 
     def show(self, data: BoardData[State]) -> None:
         self._data = data
         state: State = data.state
         width = max(20, self.content_size.width)
+        words = test_words(data)
+        key = self.drawn_from(data, width, words)
+        if key == self._drawn_key:
+            return  # the same lines
+        self._drawn_key = key
         rows = standings_rows(state, data.names, width) if state.pack else []
         standings = rows[0] if len(rows) == 1 else Text("")
         line, aside = turn_text(state, data.names, width, width - standings.cell_len)
@@ -295,7 +326,6 @@ class TurnLine(LineBox):
             self.wanted_rows = wanted
             self.styles.height = wanted
             self.post_message(TurnLineRows(wanted))
-        words = test_words(data)
         if words:
             width = max(10, self.content_size.width)
             wrapped = Text(words, style=BOLD).wrap(self.app.console, width)
