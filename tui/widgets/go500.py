@@ -464,10 +464,13 @@ class DiceTray(LineBox):
 class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
 
+    _board_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
+        self._row_texts: dict[tuple[Any, ...], Text] = {}  # drivers' rows by what they show
         self.border_title = DRIVERS_TITLE
 
     def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
@@ -481,8 +484,6 @@ class Scoreboard(LineBox):
         super().on_resize()
         self._board_key = None
         self.show_lines(self.board_lines())
-
-    _board_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
 
     def board_lines(self) -> list[Text]:
         data = self._data
@@ -516,23 +517,36 @@ class Scoreboard(LineBox):
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
             figure = miles_figure(total, state)
             specs.append((seat, colour, marker, filled, figure, tag_words))
-        # Everything the lines are drawn from: most steps (a roll) change none of it.
+        # Everything the lines are drawn from (a step that neither passes the turn nor moves
+        # a driver changes none of it).
         key = (lines[0].plain, tuple(shown), name_w, bar_w, tuple(specs))
         if key == self._board_key and self._lines:
             return self._lines  # type: ignore[return-value]
         self._board_key = key
-        for seat, colour, marker, filled, figure, tag_words in specs:
-            line = Text()
-            line.append(f"{marker} ", style=Style(bold=True))
-            line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
-            line.append(f" {pad_cells(shown[seat], name_w)} ")
-            line.append("█" * filled, style=Style(color=colour))
-            line.append("░" * (bar_w - filled), style=Style(dim=True))
-            line.append(" " + figure)
-            if tag_words:
-                line.append(" " + tag_words, style=Style(bold=True))
-            lines.append(line)
+        kept = self._row_texts
+        if len(kept) >= 64:
+            kept.clear()
+        for spec in specs:
+            row_key = (spec, shown[spec[0]], name_w, bar_w)
+            line = kept.get(row_key)
+            if line is None:
+                line = kept[row_key] = self._row_text(spec, shown[spec[0]], name_w, bar_w)
+            lines.append(line)  # a row drawn again is the same text (shared: never changed)
         return lines
+
+    def _row_text(self, spec: tuple[Any, ...], name: str, name_w: int, bar_w: int) -> Text:
+        """One driver's row: marker, seat chip, name, bar, miles, tags."""
+        seat, colour, marker, filled, figure, tag_words = spec
+        line = Text()
+        line.append(f"{marker} ", style=Style(bold=True))
+        line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
+        line.append(f" {pad_cells(name, name_w)} ")
+        line.append("█" * filled, style=Style(color=colour))
+        line.append("░" * (bar_w - filled), style=Style(dim=True))
+        line.append(" " + figure)
+        if tag_words:
+            line.append(" " + tag_words, style=Style(bold=True))
+        return line
 
 
 class Callouts(LineBox):
