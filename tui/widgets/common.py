@@ -7,11 +7,11 @@ game state or talks to the hub (STYLE #10). Must not import a game package.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -68,10 +68,41 @@ def wrap_plain(text: str, width: int) -> list[str] | None:
         return [""]
     if len(text) <= width:
         return [text]  # what the division below gives: no break, nothing past the width
-    offsets = divide_line(text, width, fold=True)
+    offsets = _divide_ascii(text, width)
     bounds = [0, *offsets, len(text)]
     # Rich strips the spaces past the width, then truncates: a cut at the width.
     return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
+
+
+_WORD = re.compile(r"\s*\S+\s*")  # Rich's word: spaces, the word, its spaces (`rich._wrap`)
+
+
+def _divide_ascii(text: str, width: int) -> list[int]:
+    """`rich._wrap.divide_line(text, width, fold=True)` for printable ASCII (a character is a
+    cell): the same breaks, without measuring each word's cells
+    (`tests/tui/test_wrap_plain.py` compares them)."""
+    breaks: list[int] = []
+    offset = 0
+    for match in _WORD.finditer(text):
+        start, end = match.span()
+        length = len(match.group(0).rstrip())
+        if width - offset >= length:
+            offset += end - start
+        elif length > width:
+            # Folded across lines of ``width`` (Rich's `chop_cells`), each piece on a line.
+            size = end - start
+            pieces = [size - n if size - n < width else width for n in range(0, size, width)]
+            for n, piece in enumerate(pieces):
+                if start:
+                    breaks.append(start)
+                if n == len(pieces) - 1:
+                    offset = piece
+                else:
+                    start += piece
+        elif offset and start:
+            breaks.append(start)
+            offset = end - start
+    return breaks
 
 
 def _cells_head(text: str, cells: int) -> str:
@@ -234,7 +265,11 @@ class LineBox(FastLines, Widget):
         new = list(lines)
         width = self.drawn_size().width
         height = max(len(old), len(new))
-        changed = [y for y in range(height) if y >= len(old) or y >= len(new) or old[y] != new[y]]
+        changed = [
+            y
+            for y in range(height)
+            if y >= len(old) or y >= len(new) or (old[y] is not new[y] and old[y] != new[y])
+        ]
         self._lines = new
         if not changed:
             return
