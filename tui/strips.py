@@ -16,7 +16,10 @@ all three kinds and a server with a probe player opening every screen, `crop`, `
 allocated those four caches with a dict each (512 bytes of its ~1.3 KiB, and 8 of the 16
 allocations of a new strip), and each kept the strips it returned alive as long as itself.
 `install` gives new strips one shared cache that keeps nothing in those four places
-(`NO_CACHE`).
+(`NO_CACHE`). The three that hit are made when first asked (most strips are never divided,
+filtered or resized: only a widget's finished lines and the compositor's chops are): a strip
+was three `FIFOCache` objects and three dicts more, and their making was half the cost of
+building a strip, for every segment list turned into a line.
 
 Textual is pinned exactly (pyproject); the test `tests/tui/test_strips.py` checks the results,
 that no cycle is left and that a strip keeps no result of those four methods. Must not: change
@@ -64,21 +67,36 @@ _installed = False
 
 
 def install() -> None:
-    """Patch `Strip.divide`, `Strip.crop_extend` and `Strip.__init__` once per process
-    (idempotent)."""
+    """Patch `Strip.__init__` and the methods with caches once per process (idempotent)."""
     global _installed
     if _installed:
         return
     _installed = True
     divide = Strip.divide
     crop_extend = Strip.crop_extend
+    apply_filter = Strip.apply_filter
+    adjust_cell_length = Strip.adjust_cell_length
 
     def divide_without_self_cycle(self: Strip, cuts: Iterable[int]) -> list[Strip]:
         cell_length = self.cell_length
         wanted = [cut for cut in cuts if cut <= cell_length]
         if wanted == [cell_length]:
             return [self]  # what Textual returns, but not kept in self's own cache
+        if self._divide_cache is NO_CACHE:
+            self._divide_cache = FIFOCache(4)
         return divide(self, wanted)  # type: ignore[return-value]
+
+    def apply_filter_with_its_cache(self: Strip, line_filter: Any, background: Any) -> Strip:
+        if self._filter_cache is NO_CACHE:
+            self._filter_cache = FIFOCache(4)
+        return apply_filter(self, line_filter, background)
+
+    def adjust_cell_length_with_its_cache(
+        self: Strip, cell_length: int, style: Any = None
+    ) -> Strip:
+        if self._line_length_cache is NO_CACHE:
+            self._line_length_cache = FIFOCache(4)
+        return adjust_cell_length(self, cell_length, style)
 
     def crop_extend_without_self_cycle(self: Strip, start: int, end: int, style: Any) -> Strip:
         if start == 0 and end == self.cell_length:
@@ -88,14 +106,15 @@ def install() -> None:
     def init_with_three_caches(
         self: Strip, segments: Iterable[Any], cell_length: int | None = None
     ) -> None:
-        # Textual's own constructor, with `NO_CACHE` in the four caches that never hit.
+        # Textual's own constructor, with `NO_CACHE` in the four caches that never hit, and
+        # in the three that do until they are first asked (above).
         self._segments = list(segments)
         self._cell_length = cell_length
-        self._divide_cache = FIFOCache(4)
+        self._divide_cache = NO_CACHE
         self._crop_cache = NO_CACHE
         self._style_cache = NO_CACHE
-        self._filter_cache = FIFOCache(4)
-        self._line_length_cache = FIFOCache(4)
+        self._filter_cache = NO_CACHE
+        self._line_length_cache = NO_CACHE
         self._crop_extend_cache = NO_CACHE
         self._offsets_cache = NO_CACHE
         self._render_cache = None
@@ -103,5 +122,7 @@ def install() -> None:
         self._cell_count = None
 
     Strip.divide = divide_without_self_cycle  # type: ignore[method-assign]
+    Strip.apply_filter = apply_filter_with_its_cache  # type: ignore[method-assign,assignment]
+    Strip.adjust_cell_length = adjust_cell_length_with_its_cache  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_without_self_cycle  # type: ignore[method-assign]
     Strip.__init__ = init_with_three_caches  # type: ignore[method-assign]

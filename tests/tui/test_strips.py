@@ -9,6 +9,8 @@ import pytest
 from rich.segment import Segment
 from rich.style import Style
 from textual.cache import FIFOCache
+from textual.color import Color
+from textual.filter import DimFilter
 from textual.strip import Strip
 
 import tui.app  # noqa: F401  (installs the fix, as every app does)
@@ -48,6 +50,8 @@ def test_caches_that_hit_still_work_and_the_others_keep_nothing():
     s = _strip()
     assert s.divide([5, 11]) is s.divide([5, 11]), "the divide cache works"
     assert s.adjust_cell_length(20) is s.adjust_cell_length(20)
+    dim = DimFilter()
+    assert s.apply_filter(dim, Color(0, 0, 0)) is s.apply_filter(dim, Color(0, 0, 0))
     results = [
         s.crop(0, 5),
         s.crop_extend(0, 14, None),
@@ -66,3 +70,12 @@ def test_unknown_names_still_fail():
     s = _strip()
     with pytest.raises(AttributeError, match="no_such_thing"):
         s.no_such_thing  # noqa: B018
+
+
+def test_a_new_strip_makes_its_caches_when_first_asked():
+    s = _strip()
+    assert not any(isinstance(c, FIFOCache) for c in gc.get_referents(s)), "none made yet"
+    assert s.adjust_cell_length(20).text == "hello world         "
+    assert s.apply_filter(DimFilter(), Color(0, 0, 0)).text == "hello world"
+    assert [p.text for p in s.divide([5, 11])] == ["hello", " world"]
+    assert sum(isinstance(c, FIFOCache) for c in gc.get_referents(s)) == 3

@@ -7,13 +7,14 @@ game state or talks to the hub (STYLE #10). Must not import a game package.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich._wrap import divide_line
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
@@ -65,10 +66,43 @@ def wrap_plain(text: str, width: int) -> list[str] | None:
         return None
     if not text:
         return [""]
-    offsets = divide_line(text, width, fold=True)
+    if len(text) <= width:
+        return [text]  # what the division below gives: no break, nothing past the width
+    offsets = _divide_ascii(text, width)
     bounds = [0, *offsets, len(text)]
     # Rich strips the spaces past the width, then truncates: a cut at the width.
     return [text[a:b][:width] for a, b in itertools.pairwise(bounds)]
+
+
+_WORD = re.compile(r"\s*\S+\s*")  # Rich's word: spaces, the word, its spaces (`rich._wrap`)
+
+
+def _divide_ascii(text: str, width: int) -> list[int]:
+    """`rich._wrap.divide_line(text, width, fold=True)` for printable ASCII (a character is a
+    cell): the same breaks, without measuring each word's cells
+    (`tests/tui/test_wrap_plain.py` compares them)."""
+    breaks: list[int] = []
+    offset = 0
+    for match in _WORD.finditer(text):
+        start, end = match.span()
+        length = len(match.group(0).rstrip())
+        if width - offset >= length:
+            offset += end - start
+        elif length > width:
+            # Folded across lines of ``width`` (Rich's `chop_cells`), each piece on a line.
+            size = end - start
+            pieces = [size - n if size - n < width else width for n in range(0, size, width)]
+            for n, piece in enumerate(pieces):
+                if start:
+                    breaks.append(start)
+                if n == len(pieces) - 1:
+                    offset = piece
+                else:
+                    start += piece
+        elif offset and start:
+            breaks.append(start)
+            offset = end - start
+    return breaks
 
 
 def _cells_head(text: str, cells: int) -> str:
@@ -123,6 +157,42 @@ def pad_cells(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_len(text))
 
 
+def render_text(text: Text, console: Any) -> list[Segment]:
+    """``list(text.render(console))``, built directly when the text's spans do not overlap
+    (text put together by appending, as every board line is): Rich sorts span events and
+    combines the styles of a stack for every segment, ~50 µs a line of a few colours. The
+    same segments: a text without spans renders unstyled, a stretch outside every span in
+    the text's style, one inside a span in the text's style plus the span's. Overlapping
+    spans (a stylized line) are left to Rich. `tests/tui/test_render_text.py` compares both."""
+    spans = text.spans
+    plain = text.plain
+    if not spans:
+        return [Segment(plain)]
+    pos = 0
+    for span in spans:
+        if span.start < pos or span.end < span.start:
+            return list(text.render(console))
+        pos = span.end
+    if pos > len(plain):
+        return list(text.render(console))
+    null = Style.null()
+    base = console.get_style(text.style, default=null)
+    out: list[Segment] = []
+    pos = 0
+    for span in spans:
+        start, end = span.start, span.end
+        if start > pos:
+            out.append(Segment(plain[pos:start], base))
+        if end > start:
+            out.append(
+                Segment(plain[start:end], base + console.get_style(span.style, default=null))
+            )
+        pos = end
+    if pos < len(plain):
+        out.append(Segment(plain[pos:], base))
+    return out
+
+
 _TEXT_STRIPS: LRUCache[tuple[Any, ...], Strip] = LRUCache(4096)
 """Drawn lines by content, style and width, for every `LineBox` of the process: boards draw
 the same lines again and again (a die, a seat's row), and spectators of one table all draw
@@ -134,10 +204,21 @@ def _text_strip(line: Text, style: Any, width: int, console: Any) -> Strip:
     key = (line.plain, tuple(line.spans), line.style, style, width)
     strip = _TEXT_STRIPS.get(key)
     if strip is None:
-        segments = Segment.apply_style(line.render(console), style)
+        segments = Segment.apply_style(render_text(line, console), style)
         strip = Strip(list(segments)).crop_extend(0, width, style)
         _TEXT_STRIPS[key] = strip
     return strip
+
+
+def _plain_strip(piece: str, style: Any, width: int) -> Strip:
+    """``piece`` (printable ASCII, at most ``width`` cells) padded to ``width`` in ``style``:
+    the segments ``Strip([Segment(piece, style)]).crop_extend(0, width, style)`` makes, or
+    `Strip.blank` for an empty piece, built at once."""
+    if not piece:
+        return Strip.blank(width, style)
+    if len(piece) >= width:
+        return Strip([Segment(piece, style)], len(piece)).crop_extend(0, width, style)
+    return Strip([Segment(piece, style), Segment(" " * (width - len(piece)), style)], width)
 
 
 class LineBox(FastLines, Widget):
@@ -146,6 +227,8 @@ class LineBox(FastLines, Widget):
     `show_lines` takes one `Text` per line. Lines equal to what is on screen are left alone;
     each changed line is repainted by itself (no relayout, no repaint of the rest, STYLE #22).
     Lines past the box's height are not shown; a line wider than the box is cut.
+    A line may also be a `Strip` already drawn in the box's `base_style` (a widget that draws
+    the same pieces again and again, like dice, keeps them drawn): it is only cut or padded.
     """
 
     DEFAULT_CSS = """
@@ -154,8 +237,9 @@ class LineBox(FastLines, Widget):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._lines: list[Text | list[Segment]] = []
+        self._lines: list[Text | list[Segment] | Strip] = []
         self._strips: dict[int, Strip] = {}
+        self._given_strips: dict[int, tuple[Strip, Strip]] = {}  # id(Strip line) -> (line, drawn)
         self._strip_width = -1
 
     def render(self) -> Text:
@@ -167,7 +251,7 @@ class LineBox(FastLines, Widget):
             for line in self._lines
         )
 
-    def show_lines(self, lines: Sequence[Text | list[Segment]], fill: Any = None) -> None:
+    def show_lines(self, lines: Sequence[Text | list[Segment] | Strip], fill: Any = None) -> None:
         """Show ``lines``; ``fill`` (a Rich style) colours the whole width of every line.
 
         A line is a `Text`, or a list of already rendered `Segment`s (a widget that draws the
@@ -176,11 +260,16 @@ class LineBox(FastLines, Widget):
         if fill != getattr(self, "_fill", None):
             self._fill = fill
             self._lines = []  # every line repaints in the new colour
+            self._given_strips.clear()
         old = self._lines
         new = list(lines)
-        width = self.size.width
+        width = self.drawn_size().width
         height = max(len(old), len(new))
-        changed = [y for y in range(height) if y >= len(old) or y >= len(new) or old[y] != new[y]]
+        changed = [
+            y
+            for y in range(height)
+            if y >= len(old) or y >= len(new) or (old[y] is not new[y] and old[y] != new[y])
+        ]
         self._lines = new
         if not changed:
             return
@@ -189,21 +278,32 @@ class LineBox(FastLines, Widget):
         if not self.is_mounted or width <= 0:
             self.refresh()
             return
-        self.refresh(*[Region(0, y, width, 1) for y in changed])
+        # One region per run of changed lines (the same cells as one a line, fewer to merge).
+        runs: list[Region] = []
+        for y in changed:
+            if runs and runs[-1].bottom == y:
+                last = runs[-1]
+                runs[-1] = Region(0, last.y, width, last.height + 1)
+            else:
+                runs.append(Region(0, y, width, 1))
+        self.refresh(*runs)
 
     def on_resize(self) -> None:
         self._strips.clear()
+        self._given_strips.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._given_strips.clear()
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.drawn_size().width
         style = self.base_style
         if width != self._strip_width or style is not getattr(self, "_strip_style", None):
             self._strips.clear()
+            self._given_strips.clear()
             self._strip_width = width
             self._strip_style = style
         strip = self._strips.get(y)
@@ -215,6 +315,18 @@ class LineBox(FastLines, Widget):
                 line = self._lines[y]
                 if isinstance(line, Text):
                     strip = _text_strip(line, style, width, self.app.console)
+                elif isinstance(line, Strip):
+                    # One drawn strip per line given (the same line again, the same strip:
+                    # `_Frame` keeps the rows drawn from a strip).
+                    kept = self._given_strips.get(id(line))
+                    if kept is None or kept[0] is not line:
+                        if len(self._given_strips) >= 64:
+                            self._given_strips.clear()
+                        kept = self._given_strips[id(line)] = (
+                            line,
+                            line.crop_extend(0, width, style),
+                        )
+                    strip = kept[1]
                 else:
                     segments = Segment.apply_style(line, style)
                     strip = Strip(list(segments)).crop_extend(0, width, style)
@@ -285,7 +397,7 @@ class RaceLog(FastLines, Widget):
             return
         width = self._wrapped_for
         before = len(self._strips)
-        height = self.content_size.height
+        height = self.drawn_size().height
         first = self._first
         for line in lines:
             wrapped = self._wrap(line.text, width)
@@ -335,7 +447,7 @@ class RaceLog(FastLines, Widget):
         self.refresh()
 
     def _width(self) -> int:
-        return max(1, self.content_size.width)
+        return max(1, self.drawn_size().width)
 
     def _line_start(self, index: int, lowest: int) -> int:
         """The first wrapped line of the log line around ``index`` (not above ``lowest``), so a
@@ -350,16 +462,11 @@ class RaceLog(FastLines, Widget):
         style = self.base_style
         pieces = wrap_plain(text, width)
         if pieces is not None:  # the common case, without building Rich texts
-            return [
-                Strip([Segment(piece, style)], len(piece)).crop_extend(0, width, style)
-                if piece
-                else Strip.blank(width, style)
-                for piece in pieces
-            ]
+            return [_plain_strip(piece, style, width) for piece in pieces]
         console = self.app.console
         out: list[Strip] = []
         for line in Text(text).wrap(console, width, overflow="fold"):
-            segments = Segment.apply_style(line.render(console), style)
+            segments = Segment.apply_style(render_text(line, console), style)
             out.append(Strip(list(segments)).crop_extend(0, width, style))
         return out or [Strip.blank(width, style)]
 
@@ -376,7 +483,7 @@ class RaceLog(FastLines, Widget):
         self._wrap_style = style
         self._strips, self._begins = [], []
         self._dropped = 0
-        height = self.content_size.height
+        height = self.drawn_size().height
         given = len(self._texts) - min(self._added, len(self._texts))
         first = 0
         for index, text in enumerate(self._texts):
@@ -406,9 +513,13 @@ class RaceLog(FastLines, Widget):
     def render_line(self, y: int) -> Strip:
         self._wrap_all()
         index = self._first + y
-        if 0 <= index < len(self._strips) and y < self.content_size.height:
+        if 0 <= index < len(self._strips) and y < self.drawn_size().height:
             return self._strips[index]
-        return Strip.blank(self._wrapped_for, self.base_style)
+        style = self.base_style
+        blank = getattr(self, "_blank", None)
+        if blank is None or blank[0] != self._wrapped_for or blank[1] is not style:
+            blank = self._blank = (self._wrapped_for, style, Strip.blank(self._wrapped_for, style))
+        return blank[2]  # one strip for every empty row (drawn rows are kept by it, `_Frame`)
 
     def _newer(self) -> int:
         return max(0, len(self._strips) - self._first - self.content_size.height)
@@ -647,7 +758,7 @@ class ActionList(FastLines, Widget, can_focus=True):
                 style = (
                     base + self.get_component_rich_style("action-list--highlight") if lit else base
                 )
-                segments = Segment.apply_style(lines[line][1].render(self.app.console), style)
+                segments = Segment.apply_style(render_text(lines[line][1], self.app.console), style)
                 strip = Strip(list(segments)).crop_extend(0, width, style)
             else:
                 strip = Strip.blank(width, base)

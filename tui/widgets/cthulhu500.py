@@ -273,15 +273,46 @@ class TurnLine(LineBox):
     wanted_rows = 4
     """The rows the lines need (the board lays them out): 5 while the standings take two."""
 
+    _drawn_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
+
     def on_resize(self) -> None:
         super().on_resize()
+        self._drawn_key = None
         if self._data is not None:
             self.show(self._data)  # the wording depends on the width
+
+    def drawn_from(self, data: BoardData[State], width: int, words: str | None) -> tuple[Any, ...]:
+        """Everything the lines are drawn from (`turn_text`, `standings_rows`, the test's
+        words). The standings' rows follow from their words in full and the names (cut names
+        are the same text with other names)."""
+        from core.cthulhu500.describe import standings_text
+        from core.cthulhu500.rules.board import pile_label
+
+        state = data.state
+        discard = tuple(state.discard)
+        return (
+            width,
+            tuple(data.names),
+            standings_text(state, data.names) if state.pack else None,
+            state.turn,
+            state.active,
+            state.over,
+            state.actions_left,
+            state.nitrous,
+            pile_label(state),
+            discard[-1] if discard else None,
+            words,
+        )
 
     def show(self, data: BoardData[State]) -> None:
         self._data = data
         state: State = data.state
         width = max(20, self.content_size.width)
+        words = test_words(data)
+        key = self.drawn_from(data, width, words)
+        if key == self._drawn_key:
+            return  # the same lines
+        self._drawn_key = key
         rows = standings_rows(state, data.names, width) if state.pack else []
         standings = rows[0] if len(rows) == 1 else Text("")
         line, aside = turn_text(state, data.names, width, width - standings.cell_len)
@@ -295,7 +326,6 @@ class TurnLine(LineBox):
             self.wanted_rows = wanted
             self.styles.height = wanted
             self.post_message(TurnLineRows(wanted))
-        words = test_words(data)
         if words:
             width = max(10, self.content_size.width)
             wrapped = Text(words, style=BOLD).wrap(self.app.console, width)
@@ -368,6 +398,7 @@ class PackView(_Browsing, LineBox, can_focus=True):
         super().__init__(id=id)
         self._data: BoardData[State] | None = None
         self._line_seats: list[int] = []
+        self._drawn_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
         self.cursor: int | None = None
         """The seat under the cursor (None: the viewer's own vehicle, else the leader)."""
 
@@ -383,6 +414,7 @@ class PackView(_Browsing, LineBox, can_focus=True):
 
     def on_resize(self) -> None:
         super().on_resize()
+        self._drawn_key = None
         self._draw()  # one or two lines a vehicle, and the wording, depend on the size
 
     def _order(self) -> list[int]:
@@ -435,10 +467,33 @@ class PackView(_Browsing, LineBox, can_focus=True):
         secret = is_reaction_prompt(state)  # who is asked to react is nobody else's business
         height = max(1, self.size.height)
         width = max(20, self.content_size.width)
-        two_lines = 2 * len(pack) <= height
-        shown_names = short_names(names, 16 if width >= 60 else 10)  # the rest: `I`
         browsing = self.has_focus
         under = self.cursor_seat() if browsing else None
+        cb = colour_blind(self)
+        # Everything the lines are drawn from (a step changes the pack's lines on few steps):
+        # the same as last time, and nothing needs drawing.
+        key = (
+            tuple(pack),
+            vehicles,
+            tuple(len(h) for h in hands),
+            tuple(sorted((seat, tuple(m)) for seat, m in marked.items())),
+            active,
+            tuple(data.pending),
+            tuple(ranking),
+            secret,
+            height,
+            width,
+            tuple(names),
+            under,
+            data.perspective,
+            cb,
+            self.base_style,
+        )
+        if key == self._drawn_key:
+            return
+        self._drawn_key = key
+        two_lines = 2 * len(pack) <= height
+        shown_names = short_names(names, 16 if width >= 60 else 10)  # the rest: `I`
         rows: list[list[Text]] = []
         heads: list[tuple[int, Text, Any, int, list[int], int, str]] = []
         pinned: int | None = None
@@ -450,7 +505,7 @@ class PackView(_Browsing, LineBox, can_focus=True):
             marker = "▶" if seat == active or asked else " "
             out = Text(no_wrap=True, overflow="ellipsis")
             out.append(f"{place + 1:>2}{marker}", style=BOLD)
-            out.append_text(seat_chip(seat, colour_blind(self)))
+            out.append_text(seat_chip(seat, cb))
             you = "*" if seat == data.perspective else ""
             out.append(f" {shown_names[seat]}{you} ", style=BOLD)
             if ranking:

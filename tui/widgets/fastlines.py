@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from rich.style import Style
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 
 __all__ = ["FastLines"]
@@ -41,9 +41,11 @@ class FastLines:
         cache = getattr(self, "_fast_lines", None)
         if cache:
             if regions:
-                offset = self.content_offset  # type: ignore[attr-defined]
+                # `content_offset.y` (scrollbars take no rows above the content), without the
+                # scrollbar sizes it adds and drops again: this runs for every line changed
+                offset_y = self.styles.gutter.top  # type: ignore[attr-defined]
                 for region in regions:
-                    top = region.y + offset.y
+                    top = region.y + offset_y
                     for y in range(top, top + region.height):
                         cache.pop(y, None)
             else:
@@ -56,6 +58,15 @@ class FastLines:
         self._fast_style = None
         self._fast_frame = None
         super().notify_style_update()  # type: ignore[misc]
+
+    def drawn_size(self) -> Size:
+        """`size` (the content area) as drawing needs it: the size the layout gave the widget
+        less its gutter. `size` finds the widget on its screen (a walk up the DOM and a map
+        lookup) at every call, several times for every line drawn; this is the same value
+        while the widget is laid out, which is when it is drawn."""
+        width, height = self._size  # type: ignore[attr-defined]
+        gutter = self.styles.gutter  # type: ignore[attr-defined]
+        return Size(max(0, width - gutter.width), max(0, height - gutter.height))
 
     @property
     def base_style(self) -> Any:
@@ -72,7 +83,7 @@ class FastLines:
         if not FastLines.FAST_LINES:
             return list(render(crop))
         app = self.app  # type: ignore[attr-defined]
-        key = (self.size, crop.x, crop.width, app.theme, app.classes)  # type: ignore[attr-defined]
+        key = (self.drawn_size(), crop.x, crop.width, app.theme, app.classes)
         if getattr(self, "_fast_key", None) != key or not hasattr(self, "_fast_lines"):
             self._fast_key = key
             self._fast_lines = {}
@@ -101,6 +112,18 @@ class FastLines:
         if frame is None:  # built again on a new size, crop, theme or style (`_fast_key`)
             self._fast_frame = frame = _Frame.build(self, crop)
         return frame if frame.usable else None
+
+
+def _join(parts: list[Strip]) -> Strip:
+    """`Strip.join` of a row's edges and content: the same segments and cells (a part with
+    no text adds nothing), without its passes over every part."""
+    segments: list[Any] = []
+    cells = 0
+    for part in parts:
+        if part.cell_count:
+            segments.extend(part._segments)
+            cells += part.cell_length
+    return Strip(segments, cells)
 
 
 def _hovering_link(widget: Any) -> bool:
@@ -133,6 +156,7 @@ class _Frame:
         self.filters: tuple[LineFilter, ...] = ()
         self.edge_left: Strip | None = None
         self.edge_right: Strip | None = None
+        self.rows: dict[int, tuple[Strip, Strip]] = {}  # id(content) -> (content, row)
 
     @classmethod
     def build(cls, widget: Any, crop: Region) -> _Frame:
@@ -168,14 +192,22 @@ class _Frame:
         return frame
 
     def row(self, widget: Any, y: int) -> Strip:
-        line: Strip = widget.render_line(y - self.top).adjust_cell_length(
-            self.content_width, self.inner_style
-        )
+        content: Strip = widget.render_line(y - self.top)
+        # The row drawn from this very strip before (a strip never changes, nor does a frame):
+        # a log's page turn shows rows it drew already, empty rows share one strip, a die line
+        # comes back.
+        kept = self.rows.get(id(content))
+        if kept is not None and kept[0] is content:
+            return kept[1]
+        line = content.adjust_cell_length(self.content_width, self.inner_style)
         for line_filter in self.filters:
             line = line.apply_filter(line_filter, self.background)
         if self.edge_left is not None or self.edge_right is not None:
             parts = [p for p in (self.edge_left, line, self.edge_right) if p is not None]
-            line = Strip.join(parts)
+            line = _join(parts)
         if not self.full:
             line = line.crop(self.x1, self.x2)
+        if len(self.rows) >= 2 * (self.bottom - self.top) + 8:
+            self.rows.clear()  # bounded: about two boxes' worth of rows
+        self.rows[id(content)] = (content, line)
         return line

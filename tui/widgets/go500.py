@@ -22,6 +22,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.strip import Strip
 
 from core.go500.config import Go500Config
 from core.go500.describe import (
@@ -54,7 +55,7 @@ from core.go500.model import (
 from core.go500.rules import saveable
 from tui.theme import DIE_STYLES, flag_styles, seat_colours
 from tui.widgets.board import Board, BoardData
-from tui.widgets.common import LineBox, RaceLog, pad_cells, short_names
+from tui.widgets.common import LineBox, RaceLog, pad_cells, render_text, short_names
 
 ROW_DICE = DIE_IDS  # F, T1 … T5, P: the tray's order is the dice's
 DIE_W = 8  # box width of a flag/track/power die
@@ -153,6 +154,60 @@ def draw_die(view: DieView, config: Go500Config | None, colour_blind: bool) -> l
     return lines
 
 
+def _joined(pieces: Sequence[tuple[list[Segment], int]]) -> Strip:
+    """Drawn pieces (segments and their cells) side by side, as one strip."""
+    segments: list[Segment] = []
+    for part, _ in pieces:
+        segments.extend(part)
+    return Strip(segments, sum(cells for _, cells in pieces))
+
+
+def die_segments(
+    view: DieView, config: Go500Config | None, colour_blind: bool
+) -> list[list[Segment]]:
+    """The four lines of `draw_die` as Rich renders them (`Text.render`), built directly: a
+    die's look is drawn a few hundred times a race (new faces, picks, saves), and Rich took
+    ~0.3 ms a die. A text without spans renders unstyled, as Rich renders it; a span's segment
+    carries the text's style plus the span's. `tests/tui/test_go500_dice.py` checks every look
+    against Rich's rendering of `draw_die`."""
+    width = END_W if view.die in ("PIT", "CR") else DIE_W
+    inner = width - 2
+    if view.empty:
+        return [[Segment(" " * width)] for _ in range(4)]
+    top, word, kind = face_lines(view.die, view.face, config)
+    if view.removed and view.face is None:
+        top, word = "✗", OUT_MARK
+    elif view.lost:
+        top, word = LOST_MARK
+    body = DIE_STYLES[die_kind(view.die)]
+    flags = flag_styles(colour_blind)
+    if kind in flags:
+        body = flags[kind]
+    border = Style(bold=True) if view.selected or view.saved else Style(dim=view.removed)
+    label = view.die
+    top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
+    if view.selected:
+        mark = f"{SAVE_MARK} {KEYS.get(view.die, '')}".strip()
+        bottom_border = "╰" + _center(mark, inner) + "╯"
+    elif view.saved:
+        bottom_border = "╰" + _center(SAVED_MARK, inner) + "╯"
+    elif view.die in KEYS and view.pickable:
+        key = f"[{KEYS[view.die]}]"
+        bottom_border = "╰─" + key + "─" * (inner - 1 - len(key)) + "╯"
+    else:
+        bottom_border = "╰" + "─" * inner + "╯"
+    face_style = body + Style(dim=view.removed, reverse=view.selected)
+    inside = border + face_style
+    edge = border + border
+    lines = [[Segment(top_border)]]
+    for content in (top, word):
+        lines.append(
+            [Segment("│", border), Segment(_center(content, inner), inside), Segment("│", edge)]
+        )
+    lines.append([Segment(bottom_border)])
+    return lines
+
+
 class DieClicked(Message):
     """A die of the tray was clicked (F, T1…T5, P)."""
 
@@ -244,14 +299,18 @@ class DiceTray(LineBox):
         super().__init__(id=id)
         self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
+        self._tray_key: tuple[Any, Any] | None = None  # what the lines shown are drawn from
 
     def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.show_lines(self.tray_lines())
+        lines = self.tray_lines()
+        if lines is not self._lines:  # else nothing the tray shows has changed
+            self.show_lines(lines)
 
     def on_resize(self) -> None:
         super().on_resize()
+        self._tray_key = None
         self.show_lines(self.tray_lines())
 
     def views(self) -> tuple[list[DieView], list[DieView], list[DieView], str]:
@@ -305,55 +364,88 @@ class DiceTray(LineBox):
         caption = tray_caption(names, seat, rolled=True, extra=turn.extra, acting=data.acting)
         return row, shelf, extra, caption
 
-    def _die(self, view: DieView, config: Any) -> list[list[Segment]]:
-        """A die's four lines, rendered once per look (the tray redraws the same dice often)."""
-        if config is not getattr(self, "_die_config", None):
-            self._die_config = config
-            self._die_cache: dict[tuple[DieView, bool], list[list[Segment]]] = {}
+    def _die(self, view: DieView, config: Any) -> list[tuple[list[Segment], int]]:
+        """A die's four lines drawn in the tray's style, with their cells (the tray redraws
+        the same dice often: each look is drawn once per style)."""
+        style = self.base_style
+        if config is not getattr(self, "_die_config", None) or style is not getattr(
+            self, "_die_style", None
+        ):
+            self._die_config, self._die_style = config, style
+            self._die_cache: dict[tuple[DieView, bool], list[tuple[list[Segment], int]]] = {}
+            self._part_cache: dict[tuple[Any, ...], Strip] = {}  # drawn lines (`tray_lines`)
         key = (view, self._colour_blind)
         drawn = self._die_cache.get(key)
         if drawn is None:
-            console = self.app.console
-            parts = draw_die(view, config, self._colour_blind)
-            drawn = self._die_cache[key] = [list(part.render(console)) for part in parts]
+            drawn = []
+            for part in die_segments(view, config, self._colour_blind):
+                segments = list(Segment.apply_style(part, style))
+                drawn.append((segments, Segment.get_line_length(segments)))
+            self._die_cache[key] = drawn
         return drawn
 
-    def tray_lines(self) -> list[Text | list[Segment]]:
+    def tray_lines(self) -> list[Text | list[Segment] | Strip]:
         row, shelf, extra, caption = self.views()
         config = self._data.config if self._data else None
-        gap = Segment("  ")
-        row_lines: list[list[Segment]] = [[] for _ in range(4)]
-        shelf_lines: list[list[Segment]] = [[] for _ in range(4)]
-        for view in row:
-            for line, part in zip(row_lines, self._die(view, config), strict=True):
-                line.extend(part)
-        for view in shelf:
-            for line, part in zip(shelf_lines, self._die(view, config), strict=True):
-                line.extend(part)
-        for line in row_lines:
-            line.append(gap)
-        for view in extra:
-            for line, part in zip(row_lines, self._die(view, config), strict=True):
-                line.extend(part)
+        figures = self.figures()
+        note = any(not view.empty for view in shelf) or bool(self._data and self._data.selected)
+        key = (row, shelf, extra, caption, figures, note, config, self._colour_blind)
+        kept = self._tray_key
+        if kept is not None and kept[0] == key and kept[1] is self.base_style:
+            return self._lines  # what the tray shows depends on nothing else
+        style = self.base_style
+        self._die(DieView("F", None), config)  # (resets the kept dice and lines on a new style)
+        # One strip per line drawn, kept by the dice (their drawn looks) and figure on it: the
+        # same line again is the same strip, whose drawn row is kept (`FastLines`).
+        kept_lines = self._part_cache
+        if len(kept_lines) >= 256:
+            kept_lines.clear()
+        row_parts = [self._die(view, config) for view in row]
+        extra_parts = [self._die(view, config) for view in extra]
+        shelf_parts = [self._die(view, config) for view in shelf]
+        info = self.info_lines(figures)[:4]
+        (gap,) = Segment.apply_style([Segment("  ")], style)
+        lines: list[Text | list[Segment] | Strip] = []
+        for n in range(4):
+            line_key = ("row", n, *(id(p[n]) for p in row_parts), 0)
+            line_key += tuple(id(p[n]) for p in extra_parts)
+            strip = kept_lines.get(line_key)
+            if strip is None:
+                strip = kept_lines[line_key] = _joined(
+                    [*(p[n] for p in row_parts), ([gap], 2), *(p[n] for p in extra_parts)]
+                )
+            lines.append(strip)
         console = self.app.console
-        for line, text in zip(shelf_lines, self.info_lines(), strict=False):
-            line.append(gap)
-            line.extend(text.render(console))
+        for n in range(4):
+            figure = figures[n] if n < len(info) else None
+            line_key = ("shelf", n, *(id(p[n]) for p in shelf_parts), figure)
+            strip = kept_lines.get(line_key)
+            if strip is None:
+                pieces = [p[n] for p in shelf_parts]
+                if n < len(info):
+                    tail = list(Segment.apply_style(render_text(info[n], console), style))
+                    pieces += [([gap], 2), (tail, Segment.get_line_length(tail))]
+                strip = kept_lines[line_key] = _joined(pieces)
+            lines.append(strip)
         out = Text(caption or " ", style=Style(bold=True))
-        if any(not view.empty for view in shelf) or (self._data and self._data.selected):
+        if note:
             out.append(f"   {SHELF_NOTE}", style=Style(dim=True))
-        return [out, *row_lines, *shelf_lines]
+        self._tray_key = (key, style)
+        return [out, *lines]
 
-    def info_lines(self) -> list[Text]:
-        """The turn's figures in core's words (`describe.turn_figures`): labels dim, figures
-        bold, notes dim."""
+    def figures(self) -> tuple[tuple[str, str], ...]:
+        """The turn's figures in core's words (`describe.turn_figures`) as (label, figure)."""
         data = self._data
         if data is None:
-            return []
+            return ()
         seat = focus_seat(data)
         if seat is None:
-            return []
-        rows = turn_figures(data.state, seat, over=data.result is not None)
+            return ()
+        return tuple(turn_figures(data.state, seat, over=data.result is not None))
+
+    def info_lines(self, figures: Sequence[tuple[str, str]] | None = None) -> list[Text]:
+        """The turn's figures (`figures`): labels dim, figures bold, notes dim."""
+        rows = self.figures() if figures is None else figures
         return [
             Text.assemble((f"{label:<9}", "dim"), (figure, "bold"))
             if figure
@@ -372,19 +464,25 @@ class DiceTray(LineBox):
 class Scoreboard(LineBox):
     """Every driver's miles toward the race length as a bar, with seat number and state."""
 
+    _board_key: tuple[Any, ...] | None = None  # what the lines shown are drawn from
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._data: BoardData[Go500State] | None = None
         self._colour_blind = False
+        self._row_texts: dict[tuple[Any, ...], Text] = {}  # drivers' rows by what they show
         self.border_title = DRIVERS_TITLE
 
     def show(self, data: BoardData[Go500State], colour_blind: bool) -> None:
         self._data = data
         self._colour_blind = colour_blind
-        self.show_lines(self.board_lines())
+        lines = self.board_lines()
+        if lines is not self._lines:  # else nothing the board shows has changed
+            self.show_lines(lines)
 
     def on_resize(self) -> None:
         super().on_resize()
+        self._board_key = None
         self.show_lines(self.board_lines())
 
     def board_lines(self) -> list[Text]:
@@ -411,22 +509,44 @@ class Scoreboard(LineBox):
         tag_w = max((len(t) for _, t in rows), default=0)
         suffix_w = 9 if mode != "time_trial" else 8
         bar_w = max(4, width - (2 + 1 + 1 + name_w + 1 + suffix_w + (tag_w + 1 if tag_w else 0)))
+        specs = []
         for seat, tag_words in rows:
             colour = car_colour(seat, self._colour_blind)
             total = totals[seat] if seat < len(totals) else 0
             marker = "▶" if seat == current or seat in data.pending else " "
-            line = Text()
-            line.append(f"{marker} ", style=Style(bold=True))
-            line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
-            line.append(f" {pad_cells(shown[seat], name_w)} ")
             filled = min(bar_w, round(bar_w * max(0, total) / goal)) if goal else 0
-            line.append("█" * filled, style=Style(color=colour))
-            line.append("░" * (bar_w - filled), style=Style(dim=True))
-            line.append(" " + miles_figure(total, state))
-            if tag_words:
-                line.append(" " + tag_words, style=Style(bold=True))
-            lines.append(line)
+            figure = miles_figure(total, state)
+            specs.append((seat, colour, marker, filled, figure, tag_words))
+        # Everything the lines are drawn from (a step that neither passes the turn nor moves
+        # a driver changes none of it).
+        key = (lines[0].plain, tuple(shown), name_w, bar_w, tuple(specs))
+        if key == self._board_key and self._lines:
+            return self._lines  # type: ignore[return-value]
+        self._board_key = key
+        kept = self._row_texts
+        if len(kept) >= 64:
+            kept.clear()
+        for spec in specs:
+            row_key = (spec, shown[spec[0]], name_w, bar_w)
+            line = kept.get(row_key)
+            if line is None:
+                line = kept[row_key] = self._row_text(spec, shown[spec[0]], name_w, bar_w)
+            lines.append(line)  # a row drawn again is the same text (shared: never changed)
         return lines
+
+    def _row_text(self, spec: tuple[Any, ...], name: str, name_w: int, bar_w: int) -> Text:
+        """One driver's row: marker, seat chip, name, bar, miles, tags."""
+        seat, colour, marker, filled, figure, tag_words = spec
+        line = Text()
+        line.append(f"{marker} ", style=Style(bold=True))
+        line.append(f"{seat + 1}", style=Style(color="black", bgcolor=colour, bold=True))
+        line.append(f" {pad_cells(name, name_w)} ")
+        line.append("█" * filled, style=Style(color=colour))
+        line.append("░" * (bar_w - filled), style=Style(dim=True))
+        line.append(" " + figure)
+        if tag_words:
+            line.append(" " + tag_words, style=Style(bold=True))
+        return line
 
 
 class Callouts(LineBox):
@@ -441,14 +561,36 @@ class Callouts(LineBox):
         "callouts--good",
     }
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._fills: dict[str, Any] = {}  # kind -> fill; "" -> what they were worked out for
+
     def show(self, data: BoardData[Go500State]) -> None:
         said = headline(latest_events(data), data.names, data.config)
         text, kind = said if said is not None else ("", "")
         if (text, kind) == getattr(self, "_shown", None):
             return  # a class change restyles the widget; an equal line needs nothing
         self._shown = (text, kind)
-        fill = self.get_component_rich_style(f"callouts--{kind}") if kind else None
+        fill = self._fill_of(kind) if kind else None
         self.show_lines([Text(text)], fill=fill)
+
+    def _fill_of(self, kind: str) -> Any:
+        """The component style of ``kind``, kept until a restyle or a change of theme (as
+        `base_style`: Textual works it out afresh, up the DOM, at every call)."""
+        app = self.app
+        key = (app.theme, app.classes)
+        fills = self._fills
+        if fills.get("") != key:
+            fills.clear()
+            fills[""] = key
+        if kind not in fills:
+            fills[kind] = self.get_component_rich_style(f"callouts--{kind}")
+        return fills[kind]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if getattr(self, "_fills", None):
+            self._fills.clear()
 
 
 class Go500Board(Board[Go500State]):

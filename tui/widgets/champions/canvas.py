@@ -1,7 +1,10 @@
 """A grid of styled characters that the oval is drawn on: `Canvas`.
 
-Owns putting text at (x, y) and joining the grid into `Strip` lines or one `Text`. Must not: know
-about Champions, game state or widgets.
+Owns putting text at (x, y) and joining the grid into `Strip` lines or one `Text`. The oval is
+drawn afresh on every step (about a hundred puts); the cells of a put are kept per process by
+text and style (`_RUNS`: the same labels, dots and cars again and again), so a put is one slice
+assignment, and an unchanged cell is the same object as before (comparing rows is cheap). Must
+not: know about Champions, game state or widgets.
 """
 
 from __future__ import annotations
@@ -24,16 +27,23 @@ class Canvas:
     def put(self, x: int, y: int, text: str | Text, style: Style | None = None) -> None:
         if not 0 <= y < len(self.cells):
             return
-        if isinstance(text, Text):
-            for offset, (ch, ch_style) in enumerate(_styled_chars(text)):
-                self._set(x + offset, y, ch, ch_style)
-            return
-        for offset, ch in enumerate(text):
-            self._set(x + offset, y, ch, style)
+        cells = _text_cells(text) if isinstance(text, Text) else _cells(text, style)
+        # Each character one cell; those off the grid are dropped.
+        lo, hi = max(0, -x), min(len(cells), self.width - x)
+        if lo < hi:
+            self.cells[y][x + lo : x + hi] = cells[lo:hi]
 
-    def _set(self, x: int, y: int, ch: str, style: Style | None) -> None:
-        if 0 <= x < self.width:
-            self.cells[y][x] = (ch, style)
+    def put_under(
+        self, x: int, y: int, text: str, style: Style | None, over: list[set[int]]
+    ) -> None:
+        """`put`, but not on the cells of row ``y`` in ``over`` (drawn over what is put)."""
+        if not 0 <= y < len(self.cells):
+            return
+        row, covered = self.cells[y], over[y]
+        for offset, cell in enumerate(_cells(text, style)):
+            at = x + offset
+            if 0 <= at < self.width and at not in covered:
+                row[at] = cell
 
     def strips(self) -> list[Strip]:
         """One `Strip` per line (runs of one style joined into one segment)."""
@@ -69,6 +79,33 @@ class Canvas:
             if run:
                 out.append(run, style=run_style)
         return out
+
+
+_RUNS: dict[tuple[str, Style | None], tuple[tuple[str, Style | None], ...]] = {}
+"""The cells of a plain put, by text and style (emptied when it holds `_RUNS_KEPT`)."""
+_RUNS_KEPT = 4096
+_TEXT_RUNS: dict[tuple[object, ...], tuple[tuple[str, Style | None], ...]] = {}
+"""The cells of a `Text` put, by its text, spans and style (emptied the same way)."""
+
+
+def _cells(text: str, style: Style | None) -> tuple[tuple[str, Style | None], ...]:
+    key = (text, style)
+    cells = _RUNS.get(key)
+    if cells is None:
+        if len(_RUNS) >= _RUNS_KEPT:
+            _RUNS.clear()
+        cells = _RUNS[key] = tuple((ch, style) for ch in text)
+    return cells
+
+
+def _text_cells(text: Text) -> tuple[tuple[str, Style | None], ...]:
+    key = (text.plain, tuple(text.spans), text.style)
+    cells = _TEXT_RUNS.get(key)
+    if cells is None:
+        if len(_TEXT_RUNS) >= _RUNS_KEPT:
+            _TEXT_RUNS.clear()
+        cells = _TEXT_RUNS[key] = tuple(_styled_chars(text))
+    return cells
 
 
 def _styled_chars(text: Text) -> list[tuple[str, Style | None]]:

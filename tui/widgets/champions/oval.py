@@ -117,6 +117,10 @@ class OvalTrack(FastLines, Widget):
     def _draw_track(
         self, canvas: Canvas, geo: OvalGeometry, data: BoardData[ChampionsState] | None, wide: bool
     ) -> None:
+        """The track: every space (a car, a ``[n]`` to pick, else a dot), then the red line,
+        the start/finish line, the labels and the corners' legend over them. What does not
+        change with the race is drawn once per size (`_static_track`); the cars and keys go
+        under it where it covers their cells, as if drawn first."""
         cw = geo.cw
         state: ChampionsState | None = data.state if data is not None else None
         cars = state.cars if state is not None else ()
@@ -125,44 +129,80 @@ class OvalTrack(FastLines, Widget):
         targets = candidate_cars(data) if data is not None else set()
         mover = moving_car(data) if data is not None else None
         inner = cw - 1
+        rows, over_all, over_legend = self._static_track(geo, canvas.width, wide)
+        canvas.cells = [list(row) for row in rows]
+        # (No space's cells, nor the mover's arrow beside it, touch another space's: the
+        # order they are drawn in does not matter.)
+        for space, car in by_space.items():
+            if space not in _SPACES:
+                continue  # (never drawn: off the track's spaces)
+            row, lane = space
+            x, y = geo.cell(row, lane)
+            label = ("«" if car.backwards else "") + str(car.number)
+            if wide:
+                label += COLOUR_LETTERS[car.colour]
+            style = car_style(car.colour, self._cb)
+            if car.backwards:
+                style += Style(italic=True)
+            if car.colour in targets or car.colour == mover:
+                style += Style(underline=True, blink=False)
+            canvas.put_under(x, y, label.center(inner)[:inner], style, over_all)
+            if car.colour == mover:
+                canvas.put_under(x + inner, y, _heading(row), PICK, over_all)
+        for space, key in keys.items():
+            if space not in _SPACES or space in by_space:
+                continue
+            x, y = geo.cell(*space)
+            canvas.put_under(x, y, f"[{key}]".center(inner)[:inner], PICK, over_all)
+        x23, _ = geo.cell(23, 0)
+        finish = keys.get(None)
+        sf = f"▲ S/F [{finish}] finish" if finish is not None else "▲ start/finish"
+        canvas.put_under(
+            x23 + cw - 1, 11, sf, PICK if finish is not None else Style(bold=True), over_legend
+        )
+        if state is not None:
+            self._draw_finished(canvas, geo, state, wide)
+            self._draw_decks(canvas, geo, state, wide)
+
+    def _static_track(self, geo: OvalGeometry, width: int, wide: bool) -> _StaticTrack:
+        """The track with no car on it and what is drawn over the spaces, kept per size: its
+        rows, and per row the cells drawn over the spaces (all overlays; the legend alone)."""
+        key = (geo.cw, width, geo.height, wide)
+        kept: _StaticTrack | None = _STATIC_TRACKS.get(key)
+        if kept is not None:
+            return kept
+        cw = geo.cw
+        canvas = Canvas(width, geo.height)
+        inner = cw - 1
         for row in range(ROWS):
             for lane in range(3):
                 x, y = geo.cell(row, lane)
-                car = by_space.get((row, lane))
-                if car is not None:
-                    label = ("«" if car.backwards else "") + str(car.number)
-                    if wide:
-                        label += COLOUR_LETTERS[car.colour]
-                    style = car_style(car.colour, self._cb)
-                    if car.backwards:
-                        style += Style(italic=True)
-                    if car.colour in targets or car.colour == mover:
-                        style += Style(underline=True, blink=False)
-                    canvas.put(x, y, label.center(inner)[:inner], style)
-                    if car.colour == mover:
-                        canvas.put(x + inner, y, _heading(row), PICK)
-                elif (row, lane) in keys:
-                    canvas.put(x, y, f"[{keys[(row, lane)]}]".center(inner)[:inner], PICK)
-                else:
-                    canvas.put(x, y, "·".center(inner), DIM)
+                canvas.put(x, y, "·".center(inner), DIM)
+        over_all: list[set[int]] = [set() for _ in range(geo.height)]
+        over_legend: list[set[int]] = [set() for _ in range(geo.height)]
+
+        def over(x: int, y: int, text: str, style: Style | None, legend: bool = False) -> None:
+            canvas.put(x, y, text, style)
+            for mask in (over_all, over_legend) if legend else (over_all,):
+                if 0 <= y < len(mask):
+                    mask[y].update(range(max(0, x), min(width, x + len(text))))
+
         # the red line: between row 8 and row 9 (entering row 9 crosses it)
         x9, _ = geo.cell(9, 0)
         for lane in range(3):
-            canvas.put(x9 + cw - 1, 1 + lane, "┃", RED_LINE)
+            over(x9 + cw - 1, 1 + lane, "┃", RED_LINE)
         # the start/finish line: after row 23
         x23, _ = geo.cell(23, 0)
         for lane in range(3):
-            canvas.put(x23 + cw - 1, 8 + lane, "▚", Style(bold=True))
+            over(x23 + cw - 1, 8 + lane, "▚", Style(bold=True))
         # labels
-        canvas.put(x9 + cw - 1, 0, "▼ red line" if wide else "▼red", RED_LINE)
-        canvas.put(geo.left, 0, "backstretch ◂" if wide else "backstr ◂", DIM)
-        canvas.put(0, 0, "turns 3-4 ▾" if wide else "T3-4 ▾", DIM)
-        canvas.put(geo.left + 8 * cw + (cw if wide else 1), 0, "turns 1-2" if wide else "T1-2", DIM)
-        canvas.put(geo.left + 8 * cw, 11, "▴ turns 1-2" if wide else "▴", DIM)
-        canvas.put(geo.left, 11, "front stretch ▸" if wide else "front ▸", DIM)
-        finish = keys.get(None)
-        sf = f"▲ S/F [{finish}] finish" if finish is not None else "▲ start/finish"
-        canvas.put(x23 + cw - 1, 11, sf, PICK if finish is not None else Style(bold=True))
+        over(x9 + cw - 1, 0, "▼ red line" if wide else "▼red", RED_LINE)
+        over(geo.left, 0, "backstretch ◂" if wide else "backstr ◂", DIM)
+        over(0, 0, "turns 3-4 ▾" if wide else "T3-4 ▾", DIM)
+        over(geo.left + 8 * cw + (cw if wide else 1), 0, "turns 1-2" if wide else "T1-2", DIM)
+        over(geo.left + 8 * cw, 11, "▴ turns 1-2" if wide else "▴", DIM)
+        over(geo.left, 11, "front stretch ▸" if wide else "front ▸", DIM)
+        # (the start/finish label comes here: it names the finish key)
         # the corners: a legend, the finished cars, the decks
         legend = (
             ("«24 backwards", "[n] pick it", "▚ finish line")
@@ -170,10 +210,10 @@ class OvalTrack(FastLines, Widget):
             else ("«24 backward", "[n] pick", "▚ finish")
         )
         for n, words in enumerate(legend):
-            canvas.put(0, 1 + n, words, DIM)
-        if state is not None:
-            self._draw_finished(canvas, geo, state, wide)
-            self._draw_decks(canvas, geo, state, wide)
+            over(0, 1 + n, words, DIM, legend=True)
+        kept = (tuple(tuple(row) for row in canvas.cells), over_all, over_legend)
+        _STATIC_TRACKS[key] = kept
+        return kept
 
     def _draw_finished(
         self, canvas: Canvas, geo: OvalGeometry, state: ChampionsState, wide: bool
@@ -294,6 +334,14 @@ class OvalTrack(FastLines, Widget):
             action = clicked_choice(self._data, space)
             if action is not None:
                 self.post_message(ActionChosen(action))
+
+
+_SPACES = frozenset((row, lane) for row in range(ROWS) for lane in range(3))
+_StaticTrack = tuple[
+    tuple[tuple[tuple[str, Style | None], ...], ...], list[set[int]], list[set[int]]
+]
+_STATIC_TRACKS: dict[tuple[int, int, int, bool], _StaticTrack] = {}
+"""`OvalTrack._static_track` by (cell width, canvas width and height, wide): a few sizes."""
 
 
 def _heading(row: int) -> str:

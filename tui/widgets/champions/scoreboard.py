@@ -34,15 +34,44 @@ class ChampionsScoreboard(LineBox):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._data: BoardData[ChampionsState] | None = None
+        self._drawn_key: tuple[object, ...] | None = None  # what the lines shown are drawn from
         self.border_title = "Players"
 
     def show(self, data: BoardData[ChampionsState]) -> None:
         self._data = data
+        key = self.drawn_from()
+        if key == self._drawn_key:
+            return  # what the panel shows is drawn from these alone: nothing changed
+        self._drawn_key = key
         self.show_lines(list(self.board_text().split("\n")))
 
     def on_resize(self) -> None:
         super().on_resize()
+        self._drawn_key = self.drawn_from()
         self.show_lines(list(self.board_text().split("\n")))
+
+    def drawn_from(self) -> tuple[object, ...] | None:
+        """Everything `board_text` reads, as one value (most steps change none of it)."""
+        data = self._data
+        if data is None:
+            return None
+        state: ChampionsState = data.state
+        return (
+            self.size.width,
+            colour_blind(self),
+            tuple(data.names),
+            tuple(state.seat_car or ()),
+            tuple(state.money or ()),
+            tuple(state.shift_gears or ()),
+            tuple(tuple(h.colour for h in hand) for hand in state.sponsors or ()),
+            tuple(state.places or ()),
+            tuple(tuple(lap) for lap in state.lap_places or ()),
+            state.active,
+            tuple(data.result.ranking) if data.result is not None else None,
+            tuple(data.pending),
+            data.perspective,
+            tuple(car.number for car in state.cars),  # `car_chip`
+        )
 
     def board_text(self) -> Text:
         data = self._data
