@@ -1,11 +1,13 @@
 """`render_text` gives the segments Rich's `Text.render` gives, for texts built by appending
-(drawn directly) and for others (left to Rich)."""
+(drawn directly) and for others (left to Rich) — except that a text without spans keeps its
+own style (Rich's `render` drops it; a header set in bold showed unstyled)."""
 
 from __future__ import annotations
 
 import random
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Span, Text
 
@@ -38,9 +40,23 @@ def _text(rnd: random.Random) -> Text:
     return text
 
 
+def _rich(text: Text, console: Console) -> list[Segment]:
+    if text.spans or not text.style:
+        return list(text.render(console))
+    return [Segment(text.plain, console.get_style(text.style))]
+
+
 def test_render_text_is_rich_render():
     console = Console()
     rnd = random.Random(5)
     for _ in range(5000):
         text = _text(rnd)
-        assert render_text(text, console) == list(text.render(console)), repr(text)
+        assert render_text(text, console) == _rich(text, console), repr(text)
+
+
+def test_a_text_without_spans_keeps_its_own_style():
+    console = Console()
+    assert render_text(Text("Drivers", style="bold"), console) == [
+        Segment("Drivers", Style(bold=True))
+    ]
+    assert render_text(Text("plain"), console) == [Segment("plain")]

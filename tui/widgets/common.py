@@ -166,8 +166,8 @@ def render_text(text: Text, console: Any) -> list[Segment]:
     spans (a stylized line) are left to Rich. `tests/tui/test_render_text.py` compares both."""
     spans = text.spans
     plain = text.plain
-    if not spans:
-        return [Segment(plain)]
+    if not spans:  # (Rich leaves such a text unstyled here: its own style would be lost)
+        return [Segment(plain, console.get_style(text.style) if text.style else None)]
     pos = 0
     for span in spans:
         if span.start < pos or span.end < span.start:
