@@ -376,8 +376,9 @@ async def run_ladder(
     A rung that does not hold gets one more window at the same count (one stall of a loaded
     machine must not decide it); the better of the two is its result. Only the sessions a
     rung adds log in for it, so a ladder costs one server start and its top rung's logins,
-    not every rung's. The races of the first tables are younger than the ladder (150-200 s),
-    so every rung measures running races."""
+    not every rung's. A race lasts 150-200 s: a ladder that takes longer (a full run's 30 s
+    windows) measures its upper rungs with the first tables' races over, a lighter load than
+    the count says; QUICK's (about a minute a ladder) stays inside the first races."""
     results: list[LoadResult] = []
     with tempfile.TemporaryDirectory(prefix="speedway-ladder-") as tmp:
         server = Server(Path(tmp), serve_args)
