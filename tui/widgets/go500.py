@@ -163,49 +163,11 @@ def _joined(pieces: Sequence[tuple[list[Segment], int]]) -> Strip:
 
 
 def die_segments(
-    view: DieView, config: Go500Config | None, colour_blind: bool
+    view: DieView, config: Go500Config | None, colour_blind: bool, console: Any
 ) -> list[list[Segment]]:
-    """The four lines of `draw_die` as Rich renders them (`Text.render`), built directly: a
-    die's look is drawn a few hundred times a race (new faces, picks, saves), and Rich took
-    ~0.3 ms a die. A text without spans renders unstyled, as Rich renders it; a span's segment
-    carries the text's style plus the span's. `tests/tui/test_go500_dice.py` checks every look
-    against Rich's rendering of `draw_die`."""
-    width = END_W if view.die in ("PIT", "CR") else DIE_W
-    inner = width - 2
-    if view.empty:
-        return [[Segment(" " * width)] for _ in range(4)]
-    top, word, kind = face_lines(view.die, view.face, config)
-    if view.removed and view.face is None:
-        top, word = "✗", OUT_MARK
-    elif view.lost:
-        top, word = LOST_MARK
-    body = DIE_STYLES[die_kind(view.die)]
-    flags = flag_styles(colour_blind)
-    if kind in flags:
-        body = flags[kind]
-    border = Style(bold=True) if view.selected or view.saved else Style(dim=view.removed)
-    label = view.die
-    top_border = "╭─" + label + "─" * (inner - 1 - len(label)) + "╮"
-    if view.selected:
-        mark = f"{SAVE_MARK} {KEYS.get(view.die, '')}".strip()
-        bottom_border = "╰" + _center(mark, inner) + "╯"
-    elif view.saved:
-        bottom_border = "╰" + _center(SAVED_MARK, inner) + "╯"
-    elif view.die in KEYS and view.pickable:
-        key = f"[{KEYS[view.die]}]"
-        bottom_border = "╰─" + key + "─" * (inner - 1 - len(key)) + "╯"
-    else:
-        bottom_border = "╰" + "─" * inner + "╯"
-    face_style = body + Style(dim=view.removed, reverse=view.selected)
-    inside = border + face_style
-    edge = border + border
-    lines = [[Segment(top_border)]]
-    for content in (top, word):
-        lines.append(
-            [Segment("│", border), Segment(_center(content, inner), inside), Segment("│", edge)]
-        )
-    lines.append([Segment(bottom_border)])
-    return lines
+    """The four lines of `draw_die` as segments (`render_text`: no pass through Rich's span
+    machinery; the tray keeps each look it drew, `DiceTray._die`)."""
+    return [render_text(line, console) for line in draw_die(view, config, colour_blind)]
 
 
 class DieClicked(Message):
@@ -378,7 +340,7 @@ class DiceTray(LineBox):
         drawn = self._die_cache.get(key)
         if drawn is None:
             drawn = []
-            for part in die_segments(view, config, self._colour_blind):
+            for part in die_segments(view, config, self._colour_blind, self.app.console):
                 segments = list(Segment.apply_style(part, style))
                 drawn.append((segments, Segment.get_line_length(segments)))
             self._die_cache[key] = drawn
