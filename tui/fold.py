@@ -34,7 +34,7 @@ from net.hub import StepUpdate, TableInfo, Welcome
 __all__ = ["LogLine", "TableFold", "action_label", "commitment_line", "describe_events"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogLine:
     """One line of the race log: the step it belongs to and the words."""
 

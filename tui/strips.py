@@ -21,6 +21,11 @@ filtered or resized: only a widget's finished lines and the compositor's chops a
 was three `FIFOCache` objects and three dicts more, and their making was half the cost of
 building a strip, for every segment list turned into a line.
 
+A filter that changes none of a strip's segments (the SSH session's `ANSIToTruecolor` on a line
+with no system colour and no dim colour: most lines) answers with the strip itself, and its
+cache keeps a marker, not a copy: a drawn line kept in a process-wide cache (`LineBox`'s
+`_TEXT_STRIPS`) was kept twice, itself and its filtered twin with the same segments.
+
 Textual is pinned exactly (pyproject); the test `tests/tui/test_strips.py` checks the results,
 that no cycle is left and that a strip keeps no result of those four methods. Must not: change
 any strip a method returns.
@@ -63,6 +68,10 @@ class _NoCache:
 
 NO_CACHE: Any = _NoCache()
 
+_UNCHANGED: Any = object()
+"""Kept in a strip's filter cache where the filter changes none of its segments (no system
+colour, no dim colour: most lines): the strip itself is the answer, and no copy is kept."""
+
 _installed = False
 
 
@@ -74,7 +83,6 @@ def install() -> None:
     _installed = True
     divide = Strip.divide
     crop_extend = Strip.crop_extend
-    apply_filter = Strip.apply_filter
     adjust_cell_length = Strip.adjust_cell_length
 
     def divide_without_self_cycle(self: Strip, cuts: Iterable[int]) -> list[Strip]:
@@ -87,9 +95,25 @@ def install() -> None:
         return divide(self, wanted)  # type: ignore[return-value]
 
     def apply_filter_with_its_cache(self: Strip, line_filter: Any, background: Any) -> Strip:
-        if self._filter_cache is NO_CACHE:
-            self._filter_cache = FIFOCache(4)
-        return apply_filter(self, line_filter, background)
+        cache = self._filter_cache
+        if cache is NO_CACHE:
+            cache = self._filter_cache = FIFOCache(4)
+        key = (line_filter, background)
+        kept = cache.get(key)
+        if kept is None:
+            segments = self._segments
+            filtered = line_filter.apply(segments, background)
+            if all(
+                (new.style is old.style or new.style == old.style)
+                and new.text == old.text
+                and not old.control
+                for new, old in zip(filtered, segments, strict=True)
+            ):
+                kept = _UNCHANGED  # (not the strip itself: that would be a cycle again)
+            else:
+                kept = Strip(filtered, self._cell_length)
+            cache[key] = kept
+        return self if kept is _UNCHANGED else kept
 
     def adjust_cell_length_with_its_cache(
         self: Strip, cell_length: int, style: Any = None

@@ -79,3 +79,39 @@ def test_a_new_strip_makes_its_caches_when_first_asked():
     assert s.apply_filter(DimFilter(), Color(0, 0, 0)).text == "hello world"
     assert [p.text for p in s.divide([5, 11])] == ["hello", " world"]
     assert sum(isinstance(c, FIFOCache) for c in gc.get_referents(s)) == 3
+
+
+def test_a_filter_that_changes_nothing_keeps_no_copy():
+    from rich.terminal_theme import MONOKAI
+    from textual.filter import ANSIToTruecolor
+
+    truecolor = ANSIToTruecolor(MONOKAI)
+    black = Color(0, 0, 0)
+    plain = Strip([Segment("hello", Style(bold=True, color="#ff0000")), Segment(" world")])
+    assert plain.apply_filter(truecolor, black) is plain, "nothing to convert: the strip itself"
+    assert plain.apply_filter(truecolor, black) is plain, "and again (from its cache)"
+    system = Strip([Segment("hello", Style(color="red")), Segment(" world")])
+    converted = system.apply_filter(truecolor, black)
+    assert converted is not system
+    assert converted.text == "hello world"
+    assert converted._segments[0].style.color.triplet is not None, "red became truecolor"
+    assert system.apply_filter(truecolor, black) is converted, "the copy is kept and reused"
+    dimmed = Strip([Segment("hi", Style(dim=True, color="#ffffff", bgcolor="#000000"))])
+    assert dimmed.apply_filter(DimFilter(), black) is not dimmed, "a dim filter still dims"
+
+
+def test_an_unchanged_filtered_strip_leaves_no_cycle_behind():
+    from rich.terminal_theme import MONOKAI
+    from textual.filter import ANSIToTruecolor
+
+    truecolor = ANSIToTruecolor(MONOKAI)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(200):
+            s = _strip()
+            assert s.apply_filter(truecolor, Color(0, 0, 0)) is s
+            del s
+        assert gc.collect() == 0, "every strip was freed when it was dropped"
+    finally:
+        gc.enable()
