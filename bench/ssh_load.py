@@ -146,6 +146,8 @@ class Client(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.conn: Any = None
         self.table: str | None = None
         self.total = 0
+        self.since = 0.0  # steps of its table broadcast before this are not its to time
+        self.until = float("inf")  # nor those after it left (`churn`)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.times.append(time.monotonic())
@@ -295,10 +297,14 @@ async def run_load(
     probe: bool = True,
     one_table: bool = False,
     flood: bool = False,
+    churn: bool = False,
     serve_args: list[str] | None = None,
 ) -> LoadResult:
     """Start a server, hold ``sessions`` clients for ``window`` seconds, measure (module doc).
 
+    ``churn``: when a table's race is over its players look at the result for a few seconds and
+    log out, and as many new players log in to a new table of bots and watch it (`_churn`), so
+    races run all through a long window (an evening, not one race and then idle tables).
     ``serve_args``: more `speedway serve` options (``--workers 2 --bus URL``)."""
     with tempfile.TemporaryDirectory(prefix="speedway-load-") as tmp:
         server = Server(Path(tmp), serve_args)
@@ -334,12 +340,23 @@ async def run_load(
             rss_loaded = server.rss_mib()
             cpu0, t0 = server.cpu_seconds(), time.monotonic()
             own0 = time.process_time()  # this process: the clients (a busy one reads late)
+            churning = []
+            if churn:
+                for i, c in enumerate(made):
+                    group = [c, *(w for w in watching if w.table == c.table)]
+                    churning.append(
+                        asyncio.ensure_future(
+                            _churn(server.port, group, i, f"create:{game}:{bots}", clients)
+                        )
+                    )
             probe_times: dict[str, list[float]] = {}
             if probe:
                 probe_times = await _probe(server.port, window)
             else:
                 await asyncio.sleep(window)
             t1 = time.monotonic()
+            for task in churning:
+                task.cancel()
             if flooder is not None:
                 flooder.cancel()
             cpu1 = server.cpu_seconds()
@@ -498,6 +515,8 @@ def _match(
         table = c.table or ""
         later = every.get(table, [])
         for tb in steps.get(table, []):
+            if not c.since <= tb <= c.until:
+                continue  # before it was at the table, or after it left (`churn`)
             k = bisect.bisect_left(times, tb)
             n = bisect.bisect_right(later, tb)
             following = later[n] if n < len(later) else float("inf")
@@ -507,6 +526,51 @@ def _match(
                 result.latencies_ms.append((times[k] - tb) * 1000)
             else:
                 result.missed += 1
+
+
+_RACE_OVER = re.compile(r"Race over")
+
+
+async def _race_over(c: Client) -> None:
+    """Until ``c``'s screen says the race is over (its newest output, every 2 s: searching the
+    whole buffer on every chunk would cost the load generator CPU the clients need)."""
+    while not _RACE_OVER.search(plain(bytes(c.buf[-32768:]))):
+        if c.closed.is_set():
+            raise RuntimeError("closed before the race was over")
+        await asyncio.sleep(2.0)
+
+
+async def _churn(
+    port: int, group: list[Client], n: int, start: str, clients: list[Client], linger: float = 5.0
+) -> None:
+    """One table's players, race after race (cancelled at the window's end): when the race is
+    over they look at the result for ``linger`` seconds and log out, and a new creator logs in
+    to a new table of bots with as many new watchers. A new client's latencies count from the
+    moment its table shows (`Client.since`)."""
+    generation = 0
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            await _race_over(group[0])
+            await asyncio.sleep(linger)
+            watching = len(group) - 1
+            for c in group:
+                c.until = time.monotonic()
+                await c.close()
+            generation += 1
+            maker = await open_client(port, f"make{n}r{generation}", start, (80, 24))
+            clients.append(maker)
+            maker.table = (await maker.wait_for(_TABLE_ID)).group(1)
+            maker.since = time.monotonic()
+            watchers = await _connect_all(
+                port,
+                [(f"view{n}r{generation}w{k}", f"watch:{maker.table}") for k in range(watching)],
+            )
+            for w in watchers:
+                clients.append(w)
+                w.table = maker.table
+                await w.wait_for(f"table {maker.table}")
+                w.since = time.monotonic()
+            group = [maker, *watchers]
 
 
 async def _probe(port: int, window: float) -> dict[str, list[float]]:
@@ -589,8 +653,9 @@ def summary(result: LoadResult) -> str:
     return json.dumps({**row, "probe_median_ms": probe, "gc_counts": counts, "gc_worst": worst})
 
 
-if __name__ == "__main__":  # python -m bench.ssh_load N [window]
+if __name__ == "__main__":  # python -m bench.ssh_load N [window] [one|churn]
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     w = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
-    one = len(sys.argv) > 3 and sys.argv[3] == "one"
-    print(summary(asyncio.run(run_load(n, window=w, one_table=one))))
+    mode = sys.argv[3] if len(sys.argv) > 3 else ""
+    result = asyncio.run(run_load(n, window=w, one_table=mode == "one", churn=mode == "churn"))
+    print(summary(result))

@@ -60,6 +60,23 @@ def test_a_step_no_screen_drew_is_counted_quiet_not_timed():
     assert result.missed == 0
 
 
+def test_a_churned_client_is_timed_only_while_it_is_at_its_table():
+    def step(t: float, table: str, state: int) -> dict[str, object]:
+        return {"k": "step", "t": t, "table": table, "state": state, "viewers": 1}
+
+    # Table A's race ends at 3.0 and its player leaves at 3.5; the new player of table B logs
+    # in while B's first steps go out and is at the table from 5.0 on.
+    trace = [step(1.0, "A", 1), step(2.0, "A", 2), step(3.0, "A", 3)]
+    trace += [step(4.0, "B", 1), step(4.6, "B", 2), step(5.2, "B", 3), step(5.8, "B", 4)]
+    gone, new = Client(), Client()
+    gone.table, gone.times, gone.until = "A", [1.01, 2.01, 3.01], 3.5
+    new.table, new.times, new.since = "B", [4.9, 5.21, 5.81], 5.0
+    result = LoadResult(sessions=2, tables=2, window=6.0)
+    _match(result, trace, [gone, new], 0.0, 6.0)
+    assert [round(ms) for ms in result.latencies_ms] == [10, 10, 10, 10, 10]
+    assert result.missed == 0, "B's steps before the new player was at the table are not its"
+
+
 @pytest.mark.slow
 async def test_the_load_generator_sees_every_broadcast_step_reach_every_viewer():
     # Two tables: the probe's keys move the lobby's cursor between them (a key that changes
