@@ -512,8 +512,12 @@ class BusHub:
     # ------------------------------------------------------------------ requests to owners
 
     def game_of(self, table_id: str) -> Game:
-        """The game of a table in this process's lobby (after `owner_of` found it)."""
-        return self._game(self._remote[table_id].info.game)
+        """The game of a table in this process's lobby (after `owner_of` found it; gone from the
+        lobby since, it is no table: `HubError` no-such-table)."""
+        entry = self._remote.get(table_id)
+        if entry is None:
+            raise HubError("no-such-table", f"There is no table {table_id!r}.")
+        return self._game(entry.info.game)
 
     async def owner_of(self, table_id: str) -> str:
         """The worker owning ``table_id`` (raises: unknown table, bus down, moving)."""

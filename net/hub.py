@@ -124,6 +124,7 @@ class TableInfo(msgspec.Struct, frozen=True, kw_only=True):
     replay_id: str | None = None  # finished tables: the id `ssh host replay ID` serves
     turn: int = 0  # turns of the game begun so far (`Game.turn_started`), for "Resume … turn N"
     coaching: bool = False  # the creator allowed coaching: every player sees it (TableSpec)
+    played_at: float = 0.0  # wall-clock time of its last move (Home lists kept games newest first)
 
 
 class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):

@@ -118,6 +118,7 @@ class LocalHub:
         max_queue: int = 10_000,
         lobby_interval: float = 0.2,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         network: bool = False,
         max_tables_per_identity: int = 5,
         finished_keep: float = 600.0,
@@ -132,6 +133,7 @@ class LocalHub:
         self.max_queue = max_queue
         self.lobby_interval = lobby_interval
         self.clock = clock
+        self.wall = wall  # when a table was last played, for people (`TableInfo.played_at`)
         self.network = network
         self.max_tables_per_identity = max_tables_per_identity
         self.finished_keep = finished_keep
@@ -400,6 +402,7 @@ class LocalHub:
     def _start(self, room: Room) -> None:
         room.status = TableStatus.RUNNING
         room.step_time = self.clock()
+        room.played_at = self.wall()
         if self._store is not None:
             try:
                 room.commitment = self._store.start(room.record(), room.table)
@@ -576,6 +579,7 @@ class LocalHub:
 
     def _after_accept(self, room: Room, step: Step) -> None:
         room.step_time = self.clock()
+        room.played_at = self.wall()
         room.turn += sum(1 for event in step.events if room.game.turn_started(event))
         pending = list(room.table.pending())
         if self.trace is not None:
@@ -779,6 +783,7 @@ class LocalHub:
             room.commitment = restored.commitment
             room.status = TableStatus.RUNNING
         room.step_time = self.clock()
+        room.played_at = restored.played_at
         # Nobody is watching after a restart: every human is away until they come back.
         now = self.clock()
         for h in room.holders:

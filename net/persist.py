@@ -83,6 +83,7 @@ class Restored(msgspec.Struct, kw_only=True):
     table: Table
     commitment: str  # "" for a waiting table (it has no log, so no salted commitment yet)
     waiting: bool = False
+    played_at: float = 0.0  # when its log (or waiting record) was last written: its last move
 
 
 # Builds a table from its game, spec (with any branch's past events), seats and seed; raises
@@ -449,12 +450,14 @@ class TableStore:
             raise ValueError("its record does not match its seats")
         game = find_game(meta.game)
         table = build_table(game, meta.spec, list(meta.seats), seed)
-        return _restored(table_id, meta, game, table, commitment="", waiting=True)
+        played_at = _written_at(self.root / f"{table_id}.wait")
+        return _restored(table_id, meta, game, table, commitment="", waiting=True, at=played_at)
 
     def _restore(self, table_id: str, find_game: Callable[[str], Game]) -> Restored | None:
         meta = msgspec.json.decode((self.root / f"{table_id}.meta").read_bytes(), type=TableRecord)
         seed = int((self.root / f"{table_id}.seed").read_text().strip())
         game = find_game(meta.game)
+        played_at = _written_at(self.root / f"{table_id}.log")  # (before a torn tail is cut)
         table, writer = restore_table(self.root / f"{table_id}.log", seed, game, fsync=True)
         if writer.finished:
             # Finished but not yet published (a crash in between): publish it now.
@@ -464,16 +467,35 @@ class TableStore:
                 log.error("table %s: the finished replay could not be saved: %s", table_id, err)
             return None
         self._writers[table_id] = writer
-        return _restored(table_id, meta, game, table, commitment=writer.commitment, waiting=False)
+        return _restored(
+            table_id, meta, game, table, commitment=writer.commitment, waiting=False, at=played_at
+        )
+
+
+def _written_at(path: Path) -> float:
+    """When ``path`` was last written (0.0 if that cannot be read)."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _restored(
-    table_id: str, meta: TableRecord, game: Game, table: Table, *, commitment: str, waiting: bool
+    table_id: str,
+    meta: TableRecord,
+    game: Game,
+    table: Table,
+    *,
+    commitment: str,
+    waiting: bool,
+    at: float,
 ) -> Restored:
     """A table taken back: the game and core table, with who sits where from its record."""
     if meta.table_id != table_id:
         raise ValueError("its record names another table")
-    return Restored(record=meta, game=game, table=table, commitment=commitment, waiting=waiting)
+    return Restored(
+        record=meta, game=game, table=table, commitment=commitment, waiting=waiting, played_at=at
+    )
 
 
 def _without_events(spec: TableSpec) -> dict[str, Any] | None:

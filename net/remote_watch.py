@@ -6,7 +6,9 @@ out of order (an entry lost), or a new owner (the old one died), makes it ask ag
 screen gets a fresh `Welcome`, refolds from it, and goes on — nothing shown twice or skipped.
 When the table moves into this very process it follows it as a local viewer (or, for a
 worker's shared spectator stream, `net.table_feed`, it ends so the feed's sessions each follow
-it locally). ``close`` tells the owner (best effort) and ends the stream.
+it locally). ``close`` tells the owner (best effort) and ends the stream. A refusal (a
+`HubError`: the table is gone, the seat is no longer the viewer's) ends the stream with one
+`Notice` saying why; it is never raised out of the stream, into the screen that reads it.
 
 Must not: decide what the viewer may see (the owner's hub redacted it) or change the table.
 """
@@ -96,7 +98,11 @@ class RemoteWatch:
                     self.moved_here = True
                     return
                 # The table moved here (its owner died): follow it as any local viewer does.
-                self._local = self._hub.local.watch(self.table_id, self.who, self.seat)
+                try:
+                    self._local = self._hub.local.watch(self.table_id, self.who, self.seat)
+                except HubError as err:  # refused here (a guest's seat opened as it moved)
+                    yield Notice(text=str(err))
+                    return
                 async for update in self._local:
                     yield update
                 return

@@ -68,6 +68,9 @@ class Room:
         self.chat_times: dict[str, deque[float]] = {}
         # Scheduling (`net.scheduler`): when the last step was accepted, a wake-up, the task.
         self.step_time = 0.0
+        # The wall-clock time of the last move (of the log's last write after a restart): Home
+        # offers the most recently played kept game first.
+        self.played_at = 0.0
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         # One action at a time per table; the disk work runs in a thread (so one table's fsync
@@ -178,6 +181,7 @@ class Room:
             replay_id=self.replay_id,
             turn=self.turn,
             coaching=self.spec.coaching,
+            played_at=self.played_at,
         )
 
     def record(self) -> TableRecord:

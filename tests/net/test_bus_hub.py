@@ -15,9 +15,10 @@ import pytest
 from core.game import StaleAction
 from net.bus import Bus
 from net.bus_hub import BusHub
-from net.hub import HubError, Identity, SeatSpec, StepUpdate, TableSpec, Welcome
+from net.hub import HubError, Identity, Notice, SeatSpec, StepUpdate, TableSpec, Welcome
 from net.local_hub import LocalHub
 from net.log_mirror import LogMirror
+from net.remote_watch import RemoteWatch
 from tests.fakegame import GAME as DASH
 from tests.fakegame import Roll
 
@@ -133,6 +134,69 @@ async def test_the_owner_dying_moves_the_table_to_the_other_hub_with_nothing_los
     finally:
         await b.close()
         await a.bus.close()
+
+
+async def test_a_refusal_when_the_table_moves_here_is_a_notice_not_an_exception(
+    redis_server, tmp_path
+):
+    """A guest's seat opens when its table's owner dies (a guest keeps no seat across a
+    restart): the remote viewer that follows the table here is refused that seat, and says so in
+    one sentence instead of raising out of the stream (a crash of the player's screen)."""
+    guest = Identity(id="guest:bob", nickname="Bob", guest=True)
+    a = make_hub(redis_server.url, tmp_path / "data", "wa")
+    b = make_hub(redis_server.url, tmp_path / "data", "wb")
+    await a.start()
+    await b.start()
+    try:
+        tid = await a.create_table(two_humans(), ANN)
+        await until(lambda: bool(b.tables(guest)), "the table in b's lobby")
+        await b.take_seat(tid, 1, guest)
+        watch = b.watch(tid, guest, 1)
+        updates = aiter(watch)
+        assert isinstance(await asyncio.wait_for(anext(updates), 5), Welcome)
+        # a dies as a SIGKILL would (as in the test above); b takes the table over.
+        for task in a._tasks:
+            task.cancel()
+        await asyncio.to_thread(a._leases.stop)
+        a.local._store.close_all()
+        for room in a.local.rooms():
+            if room.task is not None:
+                room.task.cancel()
+        rest = []
+        async with asyncio.timeout(15):
+            async for update in updates:  # ends, with nothing raised
+                rest.append(update)
+        assert b.local.has(tid)
+        assert b.local.info(tid).seats[1].identity is None  # the guest's seat opened
+        assert isinstance(rest[-1], Notice)
+        assert rest[-1].text == "You do not hold seat 2 at this table."
+        await watch.close()
+    finally:
+        await b.close()
+        await a.bus.close()
+
+
+async def test_a_table_gone_from_the_lobby_while_its_owner_is_found_is_a_notice(two):
+    """Between finding a table's owner and reading its game the table can leave the lobby (it
+    ended and went): no table, said in one sentence, not a KeyError out of the stream."""
+    a, b = two
+    tid = await a.create_table(two_humans(), ANN)
+    await until(lambda: bool(b.tables(BOB)), "the table in b's lobby")
+    real = b.owner_of
+
+    async def owner_then_gone(table_id: str) -> str:
+        owner = await real(table_id)
+        b._remote.pop(table_id, None)  # the lobby lost it meanwhile
+        return owner
+
+    b.owner_of = owner_then_gone
+    watch = RemoteWatch(b, tid, BOB, None, None)
+    seen = []
+    async with asyncio.timeout(10):
+        async for update in watch:  # ends, with nothing raised
+            seen.append(update)
+    assert seen == [Notice(text=f"There is no table {tid!r}.")]
+    await watch.close()
 
 
 async def test_a_gap_in_a_remote_viewers_stream_makes_it_resync_from_a_fresh_welcome(two):

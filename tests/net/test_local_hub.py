@@ -320,7 +320,11 @@ async def test_hostile_nickname_never_reaches_other_viewers_raw():
     await h.take_seat(tid, 1, evil)
     changed = await next_of(w, TableChanged)
     assert changed.table.seats[1].name == "0pwnMal"
-    assert b"\x1b" not in msgspec.msgpack.encode(changed)
+    # In JSON every number is digits (msgpack's binary numbers, e.g. `played_at`, can hold the
+    # byte 0x1b by chance), and an escape in a string would show, raw or as \u001b.
+    encoded = msgspec.json.encode(changed)
+    assert b"\x1b" not in encoded
+    assert b"\\u001b" not in encoded
 
 
 async def test_unknown_game_and_table_give_one_sentence():

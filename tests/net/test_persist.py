@@ -57,6 +57,19 @@ async def test_restart_restores_exactly_the_acknowledged_table(tmp_path):
     assert h2.table(tid).state_id == 3
 
 
+async def test_a_table_knows_when_it_was_last_played_even_after_a_restart(tmp_path):
+    times = iter([100.0, 200.0, 300.0, 400.0])
+    h = hub(tmp_path, wall=lambda: next(times))
+    older = await started(h)  # starts at 100.0
+    newer = await started(h)  # starts at 200.0
+    await h.submit(older, ANN, 0, Roll(), 0)  # played at 300.0: now the most recent
+    assert [h.info(t).played_at for t in (older, newer)] == [300.0, 200.0]
+    os.utime(tmp_path / "tables" / f"{older}.log", (1000.0, 1000.0))
+    os.utime(tmp_path / "tables" / f"{newer}.log", (2000.0, 2000.0))
+    h2 = hub(tmp_path)  # a restart: when each was played is when its log was last written
+    assert [h2.info(t).played_at for t in (older, newer)] == [1000.0, 2000.0]
+
+
 async def test_torn_tail_is_cut_back_to_the_last_whole_record(tmp_path):
     h = hub(tmp_path)
     tid = await started(h)

@@ -189,8 +189,8 @@ async def test_play_a_whole_champions_game_against_bots_with_the_keyboard():
             if not checked_sponsors and hands[0] and hands[1] and not state.sponsors_revealed:
                 board = plain(screen.query_one(ChampionsScoreboard))
                 mine = "".join("KBRGY"[h.colour] for h in hands[0])
-                assert f"Sp:{mine}" in board, board
-                assert f"Sp:{len(hands[1])}?" in board, board
+                assert f"Sponsors: {mine}\n" in board, board
+                assert f"Sponsors: {len(hands[1])}?\n" in board, board
                 checked_sponsors = True
             await pilot.pause()
         assert screen.fold is not None
@@ -306,6 +306,28 @@ async def _mid_turn(pilot: Any) -> None:
     await pilot.press("1")
     await pilot.press("4")
     await pilot.pause()
+
+
+async def test_at_80_columns_the_players_panel_says_sponsors_and_gears_in_words():
+    app = champions_app("me,promoter,random", seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        panel = screen.query_one(ChampionsScoreboard)
+        await pilot.pause()
+        lines = plain(panel).split("\n")
+        assert lines[:3] == [lines[0], " Sponsors: 0", " Gears: 1"], lines
+        assert lines[0].startswith("▶Ann")
+        assert len(lines) == 9  # three players, three lines each: they fit the box's 10 rows
+        assert not any("Sp:" in line or "SG:" in line for line in lines)
+        assert all(len(line) <= panel.size.width for line in lines)
+    app = champions_app("me,promoter,random,random,random", seed=7)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        panel = screen.query_one(ChampionsScoreboard)
+        await pilot.pause()
+        lines = plain(panel).split("\n")
+        assert len(lines) == 10  # five players: two lines each, in short words (no room for 15)
+        assert lines[1] == " Sp:0 SG:1"
 
 
 @pytest.fixture

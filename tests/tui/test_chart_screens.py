@@ -11,7 +11,7 @@ from replays import save_finished_table
 from tests.tui.conftest import FIXED, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tui.app import OpenReplay
-from tui.screens.chart import RaceChart, RaceChartScreen
+from tui.screens.chart import RaceChart, RaceChartScreen, legend
 from tui.screens.replay import ReplayScreen
 
 
@@ -61,3 +61,27 @@ async def test_go500_chart_before_the_first_turn_starts_at_turn_0(replay_file: P
         x_ticks = [line for line in text.splitlines() if line.strip()][-2]  # above the labels
         assert "-1" not in x_ticks
         assert x_ticks.split() == ["0", "1"]
+
+
+async def test_the_legend_is_each_line_marker_then_the_seat_name(tmp_path: Path):
+    game = registry.get("cthulhu500")
+    table = Table(
+        game, game.default_config(), [Seat(name=n, bot=n.lower()) for n in ("Random", "Shrewd")], 4
+    )
+    table.run_bots()
+    path = save_finished_table(table, tmp_path, now=FIXED)
+    app = make_app(start=OpenReplay(path=str(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end", "c")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceChartScreen))
+        await pilot.pause()
+        plot = axis_text(app.screen.query_one(RaceChart))
+        assert "11 1 Random" not in plot  # plotext's legend: the marker twice, then the label
+        assert "Random" not in plot  # no legend over the lines
+        assert "Shrewd" not in plot
+        assert str(app.screen.query_one("#chart-legend").render()) == "1 Random   2 Shrewd"
+    words = legend(["Random", "Shrewd"])
+    marks = [span for span in words.spans if span.end - span.start == 1]
+    assert [words.plain[s.start] for s in marks] == ["1", "2"]  # the markers, in their colours
+    assert [s.style.color.number for s in marks] == [1, 4]  # red, blue: as the lines are drawn

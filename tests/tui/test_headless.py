@@ -29,6 +29,22 @@ def test_parse_seats_me_hot_and_bots_get_unique_names():
     assert specs[3].bot == "bold"
 
 
+def test_a_second_you_at_this_keyboard_is_another_hot_seat_player():
+    game = registry.get("go500")
+    specs = parse_seats(game, ["me", "bold", "me"], ME)
+    assert [s.name for s in specs] == ["Ann", "Bold", "Player 3"]  # not "Ann 2"
+    assert specs[0].identity == ME.id
+    assert specs[2].kind == "human"
+    assert specs[2].identity == "local:hot:Player 3"  # a player of their own: their own view
+
+
+def test_over_ssh_only_one_seat_can_be_you():
+    game = registry.get("go500")
+    with pytest.raises(ConfigError, match="Only one seat can be you"):
+        parse_seats(game, ["me", "me", "bold"], ME, network=True)
+    assert len(parse_seats(game, ["me", "open", "bold"], ME, network=True)) == 3
+
+
 def test_parse_seats_refuses_unknown_words_and_counts_in_one_sentence():
     game = registry.get("go500")
     with pytest.raises(ConfigError, match="is not a seat"):

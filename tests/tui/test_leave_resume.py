@@ -113,3 +113,30 @@ def test_reconnecting_over_ssh_lands_back_at_the_running_table():
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
     asyncio.run(session())
+
+
+async def test_u_resumes_the_most_recently_played_kept_game_listed_first():
+    app = go500_app("me,cautious,bold", seed=3)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: at_table(app))
+        older = app.screen.table_id
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaveTable))
+        await pilot.press("k")
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        # A second game, played after the first was kept, and kept too.
+        spec = TableSpec(
+            game="cthulhu500",
+            seats=[SeatSpec(kind="human", identity=ME.id), SeatSpec(kind="bot", bot="shrewd")],
+            seed=4,
+            bot_delay=0.0,
+        )
+        newer = await app.hub.create_table(spec, ME)
+        app.screen.on_screen_resume()  # (as when Home shows again)
+        await pilot.pause()
+        prompts = [str(o.prompt) for o in app.screen.query_one("#home-menu").options]
+        assert prompts[0].startswith("u  Resume Cthulhu 500")
+        assert prompts[1].startswith("   Resume Go 500")
+        await pilot.press("u")
+        await wait_for(pilot, lambda: getattr(app.screen, "fold", None) is not None)
+        assert app.screen.table_id == newer != older

@@ -115,3 +115,33 @@ async def test_a_network_table_creator_may_allow_coaching_for_everyone():
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         assert app.hub.tables(ME)[0].coaching is True
+
+
+async def test_you_twice_in_a_local_game_seats_a_second_player_at_this_keyboard():
+    app = make_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_new_game_form(pilot)
+        form = app.screen.query_one(FormRows)
+        await pick(pilot, form, "seat-1", "me")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
+        seats = app.hub.tables(ME)[0].seats
+        assert [s.name for s in seats[:2]] == ["Ann", "Player2"]  # (a nickname has no spaces)
+        assert seats[1].identity == "local:hot:Player 2"
+        assert "local:hot:Player 2" in app.local_identities  # played here, with its own view
+
+
+async def test_over_ssh_the_form_refuses_you_twice_in_one_sentence():
+    app = make_app(network=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("l")
+        await wait_for(pilot, lambda: app.screen.__class__.__name__ == "LobbyScreen")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: bool(app.screen.query(FormRows)))
+        form = app.screen.query_one(FormRows)
+        await pick(pilot, form, "seat-1", "me")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(app.screen.query_one("#newgame-error").render())
+        assert error.startswith("Only one seat can be you")
+        assert not app.hub.tables(ME)

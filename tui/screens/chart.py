@@ -2,7 +2,9 @@
 
 Owns the chart screen, opened with `c` at a table (and at race end) and from the replay viewer,
 where a cursor marks the current step's turn. A game with several measures (Champions: money and
-track position) shows one at a time; `m` shows the next. Must not hold or change game state.
+track position) shows one at a time; `m` shows the next. Each seat's line is drawn with its
+number as the marker; the legend above the chart is that number in the line's colour, then the
+seat's name ("1 Ann   2 Bold"). Must not hold or change game state.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+import plotext
+from rich.text import Text
 from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
@@ -29,22 +33,38 @@ def chart_title(series: Series) -> str:
     return f"{series.name.capitalize()} after each turn{better}"
 
 
+def marker(seat: int) -> str:
+    """The character seat ``seat``'s line is drawn with (its number)."""
+    return MARKERS[seat % len(MARKERS)]
+
+
+def legend(names: list[str]) -> Text:
+    """Each seat's marker, in its line's colour, then its name: "1 Ann   2 Bold   3 Cautious".
+
+    Drawn by us, not plotext: plotext's own legend repeats the marker and runs it into the label
+    ("11 1 Ann"), and covers the top left of the lines.
+    """
+    out = Text()
+    for seat, name in enumerate(names):
+        if seat:
+            out.append("   ")
+        colour = COLOURS[seat % len(COLOURS)]
+        out.append_text(Text.from_ansi(plotext.colorize(marker(seat), colour, "bold")))
+        out.append(f" {name}")
+    return out
+
+
 class RaceChart(PlotextPlot):
     """One measure per seat after each turn; an optional cursor at a step."""
 
-    def plot_series(
-        self, series: Series, names: list[str], cursor_state_id: int | None = None
-    ) -> None:
+    def plot_series(self, series: Series, cursor_state_id: int | None = None) -> None:
+        """The lines, one per seat, without a legend (the screen shows `legend` above)."""
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
         for seat, values in enumerate(series.values):
             plt.plot(
-                series.turns,
-                values,
-                label=f"{seat + 1} {names[seat]}",
-                color=COLOURS[seat % len(COLOURS)],
-                marker=MARKERS[seat % len(MARKERS)],
+                series.turns, values, color=COLOURS[seat % len(COLOURS)], marker=marker(seat)
             )
         last = series.turns[-1] if series.turns else 0
         plt.xlim(0, max(1, last))  # before the first turn: 0..1, never -1..1
@@ -79,6 +99,7 @@ class RaceChartScreen(SpeedwayScreen):
 
     def body(self) -> Iterable[Widget]:
         yield Static("Race chart", id="chart-title", classes="screen-title")
+        yield Static("", id="chart-legend")
         yield RaceChart(id="chart")
         yield KeyFooter()
 
@@ -98,7 +119,8 @@ class RaceChartScreen(SpeedwayScreen):
         series = self.series[self.shown]
         others = f"   (m: {len(self.series)} measures)" if len(self.series) > 1 else ""
         title.update(f"Race chart — {chart_title(series)}{others}")
-        self.query_one(RaceChart).plot_series(series, self.data.names, self.cursor_state_id)
+        self.query_one("#chart-legend", Static).update(legend(self.data.names))
+        self.query_one(RaceChart).plot_series(series, self.cursor_state_id)
 
     def action_measure(self) -> None:
         if self.series:

@@ -3,7 +3,7 @@ change settings, quit.
 
 Owns the home menu only; each entry opens its own screen. A kept local game (left with "keep it
 for later", or cut off when the app closed) is offered as "Resume" with its game, players and
-turn. Must not hold game state.
+turn, the most recently played first (`u` resumes it). Must not hold game state.
 """
 
 from __future__ import annotations
@@ -88,10 +88,12 @@ class HomeScreen(SpeedwayScreen):
         return [home, KeyFooter()]
 
     def kept(self) -> list[tuple[str, str]]:
-        """(table id, words) of each kept local game: "Go 500 · Ann, Bold · turn 12"."""
+        """(table id, words) of each kept local game, the most recently played first (the one
+        `u` resumes): "Go 500 · Ann, Bold · turn 12"."""
         app = self.speedway
         out = []
-        for info, _seat in app.my_running_tables():
+        mine = sorted(app.my_running_tables(), key=lambda t: t[0].played_at, reverse=True)
+        for info, _seat in mine:
             names = ", ".join(s.name for s in info.seats)
             title = app.game(info.game).title
             when = f"turn {info.turn}" if info.turn else "starting"

@@ -269,7 +269,7 @@ class NewGameScreen(SpeedwayScreen):
         try:
             options = self.read_options(game)
             config = config_from_options(game, options)
-            specs = parse_seats(game, words, app.identity)
+            specs = parse_seats(game, words, app.identity, network=app.network)
             game.check_config(config, len(specs))
         except (ConfigError, ValueError) as err:
             error.update(str(err))

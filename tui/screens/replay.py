@@ -516,7 +516,7 @@ class ReplayScreen(AnalysisViewer, SpeedwayScreen):
             )
             return
         try:
-            specs = parse_seats(game, words, app.identity)
+            specs = parse_seats(game, words, app.identity, network=app.network)
         except ConfigError as err:
             self.notify(str(err), severity="error")
             return

@@ -1,8 +1,10 @@
 """The NASCAR Champions players panel: `ChampionsScoreboard`.
 
 Owns showing, per seat, the player, their car, money, Sponsor cards (own colours, others only
-counts), Shift Gears left and place. Must not: hold game state, change it, post actions, or talk
-to the hub.
+counts), Shift Gears left and place: two lines a player, or in a narrow box (80 columns) three
+when the box has the rows for them ("Sponsors: RY" on a line of its own, then "Gears: 1" and the
+place), else two in short words ("Sp:RY SG:1"). Must not: hold game state, change it, post
+actions, or talk to the hub.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class ChampionsScoreboard(LineBox):
         state: ChampionsState = data.state
         return (
             self.size.width,
+            self.size.height,
             colour_blind(self),
             tuple(data.names),
             tuple(state.seat_car or ()),
@@ -79,6 +82,8 @@ class ChampionsScoreboard(LineBox):
             return Text("")
         state: ChampionsState = data.state
         wide = self.size.width >= 30
+        # A narrow box says it in words on three lines a player when it has the rows for them.
+        tall = not wide and self.size.height >= 3 * len(data.names)
         cb = colour_blind(self)  # the player's palette setting
         out = Text()
         names = data.names
@@ -112,13 +117,14 @@ class ChampionsScoreboard(LineBox):
             out.append("\n ")
             hand = sponsors[seat] if seat < len(sponsors) else ()
             shown = [h.colour for h in hand if h.colour is not None]
-            out.append("Sp:" if not wide else "Sponsors: ", style=DIM)
+            out.append("Sponsors: " if wide or tall else "Sp:", style=DIM)
             if len(shown) == len(hand) and hand:
                 for colour_id in shown:
                     out.append(COLOUR_LETTERS[colour_id], style=car_style(colour_id, cb))
             else:
                 out.append(f"{len(hand)}{'?' if hand else ''}")
-            out.append(" SG:" if not wide else "  Gears: ", style=DIM)
+            # line 3 in a tall narrow box: Shift Gears and place
+            out.append("\n Gears: " if tall else "  Gears: " if wide else " SG:", style=DIM)
             out.append(str(gears[seat] if seat < len(gears) else 0))
             if colour is not None and colour in places:
                 out.append(f" {ordinal(places.index(colour) + 1)}", style=Style(bold=True))
