@@ -5,6 +5,10 @@ one per *row*: copies of one card in one place count once, lowest id, C-AUTO-DEC
 eligibility of reaction windows and chains (C-REACT-WINDOW, C-CHAIN) including card targets
 (C-PLAY-ACTION). It reads the full state; the engine resolves the chosen answer.
 
+`is_answer` tells whether one action is among `answers` without listing them all (the turn's
+options are the longest list; a step checks its answer once), and must agree with that list
+exactly (tests/cthulhu500/test_is_answer.py compares them over many reachable states).
+
 Must not: change state, draw chance or emit events.
 """
 
@@ -60,6 +64,7 @@ __all__ = [
     "can_pit",
     "chain_cards",
     "contagion_targets",
+    "is_answer",
     "pit_options",
     "rows",
     "subsets",
@@ -390,3 +395,49 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     if t is DContagion:
         return [ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)]
     return []
+
+
+def is_answer(state: State, task: Any, seat: int, action: Any) -> bool:
+    """``action in answers(state, task, seat)``, without listing every answer for the
+    decisions a race asks most (the others are listed and searched)."""
+    t = type(task)
+    a = type(action)
+    if t is DActions:
+        if a is EndActions:
+            return True
+        if a is UseFlag:
+            return state.config.promo_flag and not state.flag_used[seat]
+        if state.actions_left <= 0:
+            return False
+        if a is AttemptPass:
+            return True
+        if a is PitStop:
+            return can_pit(state, seat)
+        if a is AddCrew:
+            hand = state.hands[seat]
+            crew = rows(c for c in hand if c and card(c).type == "crew")
+            return action.card in crew and action.seat in range(state.n)
+        if a is PlayAction:
+            hand = state.hands[seat]
+            for cid in rows(c for c in hand if c and card(c).type == "action"):
+                if cid == action.card:
+                    return action in action_options(state, seat, cid)
+        return False
+    if t is DWindow or t is DChain:
+        if a is PassReaction:
+            return True
+        if a is not PlayReaction:
+            return False
+        playable = (
+            window_cards(state, task, seat) if t is DWindow else chain_cards(state, task, seat)
+        )
+        return action.card in playable
+    if t is DDiscard:
+        return a is Discard and action.cards in _subsets(tuple(sorted(state.hands[seat])))
+    if t is DReroll:
+        return a is Reroll or a is KeepRoll
+    if t is DFreeTest:
+        if a is TakeFreeTest:
+            return True
+        return a is DeclineFreeTest and (task.kind != "pit" or state.config.free_test_may_decline)
+    return action in answers(state, task, seat)
