@@ -618,20 +618,20 @@ def _order_group(ctx: Ctx, seats: list[int]) -> list[int]:
 
 
 def _draw(ctx: Ctx, task: TDraw) -> None:
-    """C-DRAW one card at a time; C-RESHUFFLE; C-CHECKERED-FLAG."""
-    if task.count <= 0:
-        ctx.stack.pop()
-        return
-    s = ctx.state
-    if s.draw_size == 0:
-        if not s.discard:  # pragma: no cover - the invariant C-RESHUFFLE states
-            raise AssertionError("both piles are empty while the race runs")
-        order = tuple(shuffled(ctx.rng, sorted(s.discard)))
-        ctx.emit(DeckReshuffled(count=len(order), order=order))
-    top = ctx.state.draw[0]
-    if top == CHECKERED_FLAG:
-        ctx.emit(CheckeredFlagDrawn(seat=task.seat))
-        _end_race(ctx, "flag")
-        return
-    ctx.emit(CardDrawn(seat=task.seat, card=top))
-    ctx.stack[-1] = TDraw(seat=task.seat, count=task.count - 1)
+    """C-DRAW one card at a time; C-RESHUFFLE; C-CHECKERED-FLAG. Every card of the task is drawn
+    in one go: between two draws nothing can ask, end the race or change a vehicle (what a
+    contagion's end depends on), so the loop would only come back to the same task."""
+    ctx.stack.pop()
+    for _ in range(task.count):
+        s = ctx.state
+        if s.draw_size == 0:
+            if not s.discard:  # pragma: no cover - the invariant C-RESHUFFLE states
+                raise AssertionError("both piles are empty while the race runs")
+            order = tuple(shuffled(ctx.rng, sorted(s.discard)))
+            ctx.emit(DeckReshuffled(count=len(order), order=order))
+        top = ctx.state.draw[0]
+        if top == CHECKERED_FLAG:
+            ctx.emit(CheckeredFlagDrawn(seat=task.seat))
+            _end_race(ctx, "flag")
+            return
+        ctx.emit(CardDrawn(seat=task.seat, card=top))
