@@ -61,6 +61,7 @@ from core.champions.model import (
     RedLineCrossed,
     Roll,
     ShiftGears,
+    Space,
     SponsorDealt,
     SponsorsRevealed,
     TargetTask,
@@ -187,6 +188,23 @@ def last_cars(state: ChampionsState) -> list[int]:
     return sorted(c for c in order if state.cars[c].row == low)
 
 
+_occupied_last: tuple[Any, int, frozenset[Space]] = (None, -1, frozenset())
+"""The cars `_occupied` was asked of last (by identity: a state that moves no car keeps its
+``cars`` tuple), the car left out and the answer."""
+
+
+def _occupied(state: ChampionsState, but: int) -> frozenset[Space]:
+    """``state.occupied(but=but)``, kept from the last ask: a move's ends and then the move
+    itself ask it of the same cars."""
+    global _occupied_last
+    cars, left_out, spaces = _occupied_last
+    if cars is state.cars and left_out == but:
+        return spaces
+    spaces = state.occupied(but=but)
+    _occupied_last = (state.cars, but, spaces)
+    return spaces
+
+
 def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
     car = state.cars[colour]
     assert car.space is not None
@@ -194,7 +212,7 @@ def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
         TRACK,
         car.space,
         steps,
-        state.occupied(but=colour),
+        _occupied(state, colour),
         partial_moves=state.config.partial_moves,
         dead_end_steering=state.config.dead_end_steering,
     )
@@ -464,7 +482,7 @@ def _move(run: _Run, task: MoveTask, answer: Any) -> None:
             run.emit(CarTurnedForward(car=task.car))
         return
     assert car.space is not None
-    occupied = state.occupied(but=task.car)
+    occupied = _occupied(state, task.car)
     if type(answer) is not ChooseDestination:
         blocked = not can_step(TRACK, car.space, occupied)
         run.emit(CarBlocked(car=task.car, reason="blocked" if blocked else "no_end"))

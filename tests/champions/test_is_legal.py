@@ -3,8 +3,8 @@
 A step checks its action with `is_legal` (and the answers the step before listed, kept by
 identity of the state) instead of copying the legal list; over many reachable states of seeded
 games every legal action is accepted and every near miss (other dice, ends, cars, kinds) gets the
-same verdict as the list, so a refusal keeps its sentence; the kept answers are the answers
-worked out afresh, whatever state was asked in between.
+same verdict as the list, so a refusal keeps its sentence; the kept answers (and occupied
+spaces) are those worked out afresh, whatever state was asked in between.
 """
 
 from __future__ import annotations
@@ -97,6 +97,10 @@ def test_is_legal_agrees_with_the_legal_list(
         if state.phase == "resolve" and state.queue:
             head = state.queue[0]
             assert rules._options(state, head) == rules._answers(state, head)
+        for car in (*range(5), 0, 0):  # the kept occupied spaces are the cars' own
+            assert rules._occupied(state, car) == state.occupied(but=car)
+        if before is not None:
+            assert rules._occupied(before, 1) == before.occupied(but=1)
         if before is not None:  # another state asked in between: its answers are its own
             assert rules.legal(before, before.active) == fresh_legal(before, before.active)
         listed = rules.legal(state, seat)
