@@ -39,8 +39,10 @@ The contract, for game authors:
   ``option_choices(name)`` / ``option_applies(name, options)`` (for forms),
   ``describe_action(action, names, view)`` (a menu label) and ``describe_decision(view, seat, names)``
   (what the table waits for), ``resolve(state, seat, action, rng)`` (``step``'s events with the
-  state they fold to, which `Table` keeps instead of folding them again). See `core.traits` for
-  each default.
+  state they fold to, which `Table` keeps instead of folding them again) and
+  ``advance(state, seat, action, rng)`` (``resolve`` for a seat already found asked, with the
+  seats asked next, which `Table` keeps instead of asking again). See `core.traits` for each
+  default.
 """
 
 from __future__ import annotations
@@ -209,6 +211,10 @@ class Game(Protocol):
     def step(self, state: Any, seat: int, action: Any, rng: Chance) -> list[Any]: ...
 
     def resolve(self, state: Any, seat: int, action: Any, rng: Chance) -> tuple[list[Any], Any]: ...
+
+    def advance(
+        self, state: Any, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], Any, tuple[int, ...]]: ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...
 
@@ -398,6 +404,11 @@ class Table:
         self.state = fold(game, self.state, events)
         self.state_id = 0
         self.history: list[Step] = [Step(state_id=0, seat=None, action=None, events=events)]
+        # Who `game.pending` asks in ``_asked_in`` (the state it was asked of): `advance` says
+        # who is asked next with every step, so a step asks the game once. Kept by identity, so
+        # a state set from outside (tests, tools) is asked afresh.
+        self._asked_in: Any = None
+        self._asked: tuple[int, ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -410,7 +421,15 @@ class Table:
         """Seats that must answer now (empty once the game is over)."""
         if self.game.result(self.state) is not None:
             return ()
-        return self.game.pending(self.state)
+        return self._pending()
+
+    def _pending(self) -> tuple[int, ...]:
+        """``game.pending(state)``, asked once per state (see ``_asked``)."""
+        state = self.state
+        if self._asked_in is not state:
+            self._asked = self.game.pending(state)
+            self._asked_in = state
+        return self._asked
 
     def legal(self, seat: int) -> list[Any]:
         if seat not in self.pending():
@@ -432,14 +451,16 @@ class Table:
             raise StaleAction("The table moved on before your move arrived; look again and retry.")
         if not 0 <= seat < len(self.seats):
             raise NotYourTurn(f"There is no seat {seat + 1} at this table.")
-        if seat not in self.game.pending(self.state):
+        if seat not in self._pending():
             raise NotYourTurn(f"It is not {self.seats[seat].name}'s turn to act.")
         snap = self._chance_snapshot()
         try:
-            events, self.state = self.game.resolve(self.state, seat, action, self.chance)
+            events, state, asked = self.game.advance(self.state, seat, action, self.chance)
         except IllegalAction:
             self._chance_restore(snap)
             raise
+        self.state = self._asked_in = state
+        self._asked = asked
         self.state_id += 1
         step = Step(state_id=self.state_id, seat=seat, action=action, events=events)
         self.history.append(step)

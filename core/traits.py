@@ -37,6 +37,11 @@ event class names (STYLE #18):
   to, so a `core.game.Table` folds each event once. Default: ``step``, then fold its events; a
   game whose ``step`` folds every event as it emits it (`core.resolution.Resolution`) returns
   the state it already holds.
+* ``advance(state, seat, action, rng)`` — ``resolve`` for a seat its caller has already found
+  asked (in ``pending(state)``, the game not over), with the seats ``pending`` asks in the state
+  it reaches, so a `core.game.Table` asks who is asked once a step: a game whose resolution
+  ends at the decision it stops for knows them already, and need not check its caller's answer
+  again. Default: ``resolve``, then ``pending`` of the new state. Refusals are ``resolve``'s.
 
 Must not: import anything of ours, or know any game.
 """
@@ -71,11 +76,15 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Rules(Protocol):
-    """The two contract methods `GameTraits.resolve`'s default is built from."""
+    """The contract methods the defaults of `GameTraits.resolve` and `advance` are built from."""
 
     def step(self, state: Any, seat: int, action: Any, rng: Any) -> list[Any]: ...
 
     def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def resolve(self, state: Any, seat: int, action: Any, rng: Any) -> tuple[list[Any], Any]: ...
+
+    def pending(self, state: Any) -> tuple[int, ...]: ...
 
 
 class GameTraits:
@@ -176,6 +185,15 @@ class GameTraits:
         for event in events:
             state = rules.evolve(state, event)
         return events, state
+
+    def advance(
+        self, state: Any, seat: int, action: Any, rng: Any
+    ) -> tuple[list[Any], Any, tuple[int, ...]]:
+        """``resolve`` for a seat found asked, and the seats asked after it (by default:
+        resolve, then pending)."""
+        rules = cast("_Rules", self)
+        events, after = rules.resolve(state, seat, action, rng)
+        return events, after, rules.pending(after)
 
 
 def _word(value: Any) -> str:

@@ -63,6 +63,12 @@ class Champions(GameTraits):
         events, after = rules.resolve(state, seat, action, rng)
         return list(events), after
 
+    def advance(
+        self, state: ChampionsState, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], ChampionsState, tuple[int, ...]]:
+        events, after, asked = rules.advance(state, seat, action, rng)
+        return list(events), after, asked
+
     def evolve(self, state: ChampionsState, event: Any) -> ChampionsState:
         return fold.evolve(state, event)
 

@@ -61,6 +61,7 @@ from core.champions.model import (
     RedLineCrossed,
     Roll,
     ShiftGears,
+    Space,
     SponsorDealt,
     SponsorsRevealed,
     TargetTask,
@@ -75,6 +76,8 @@ from core.resolution import Resolution
 from core.rng import Chance, shuffled
 
 __all__ = [
+    "advance",
+    "is_legal",
     "last_cars",
     "legal",
     "new_state",
@@ -94,6 +97,7 @@ KEEP = 3
 ASKING = ("choose_car", "roll", "choose_dice", "resolve")
 _DICE_CHOICES = tuple(ChooseDice(dice=combo) for combo in combinations(range(1, N_DICE + 1), KEEP))
 """Every choice of three dice, in `legal`'s order (frozen structs: shared by every call)."""
+_DICE_KEPT = frozenset(choice.dice for choice in _DICE_CHOICES)
 _NO_ANSWER = frozenset({DieTask, DrawTask, TurnBackTask, EndCardTask})
 """Task types that never ask the player (`_options` is None for them)."""
 
@@ -184,6 +188,23 @@ def last_cars(state: ChampionsState) -> list[int]:
     return sorted(c for c in order if state.cars[c].row == low)
 
 
+_occupied_last: tuple[Any, int, frozenset[Space]] = (None, -1, frozenset())
+"""The cars `_occupied` was asked of last (by identity: a state that moves no car keeps its
+``cars`` tuple), the car left out and the answer."""
+
+
+def _occupied(state: ChampionsState, but: int) -> frozenset[Space]:
+    """``state.occupied(but=but)``, kept from the last ask: a move's ends and then the move
+    itself ask it of the same cars."""
+    global _occupied_last
+    cars, left_out, spaces = _occupied_last
+    if cars is state.cars and left_out == but:
+        return spaces
+    spaces = state.occupied(but=but)
+    _occupied_last = (state.cars, but, spaces)
+    return spaces
+
+
 def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
     car = state.cars[colour]
     assert car.space is not None
@@ -191,16 +212,35 @@ def _ends(state: ChampionsState, colour: int, steps: int) -> list[Any]:
         TRACK,
         car.space,
         steps,
-        state.occupied(but=colour),
+        _occupied(state, colour),
         partial_moves=state.config.partial_moves,
         dead_end_steering=state.config.dead_end_steering,
     )
 
 
+_last: tuple[Any, Any, list[Action] | None] = (None, None, None)
+"""The state and task `_options` answered last, and its answers (read only). A step that stops
+at a decision has just listed its answers; the next step checks its action against them, on the
+very state the table kept: asked again by identity (states are frozen), they are not worked out
+twice. Only a cache: the answers are a function of the state and the task."""
+
+
 def _options(state: ChampionsState, task: Task) -> list[Action] | None:
-    """The answers a task asks of the active player, or None when it needs no decision."""
+    """The answers a task asks of the active player, or None when it needs no decision (the
+    list is shared: read it, do not change it)."""
+    global _last
     if type(task) in _NO_ANSWER:
         return None
+    last = _last
+    if last[0] is state and last[1] is task:
+        return last[2]
+    answers = _answers(state, task)
+    _last = (state, task, answers)
+    return answers
+
+
+def _answers(state: ChampionsState, task: Task) -> list[Action] | None:
+    """`_options`, worked out."""
     if type(task) is MoveTask:
         car = state.cars[task.car]
         if not car.on_track:
@@ -287,10 +327,41 @@ def resolve(
         raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"It is not seat {seat + 1}'s turn to act.")
-    if action not in legal(state, seat):
+    events, after, _ = advance(state, seat, action, rng)
+    return events, after
+
+
+def advance(
+    state: ChampionsState, seat: int, action: Any, rng: Chance
+) -> tuple[list[Event], ChampionsState, tuple[int, ...]]:
+    """`resolve` for a seat its caller found in `pending` (the game not over), with the seats
+    `pending` asks after it."""
+    if not is_legal(state, seat, action):
         raise _refusal(state, action)
     run = _run(state, seat, action, rng)
-    return run.events, run.state
+    return run.events, run.state, pending(run.state)
+
+
+def is_legal(state: ChampionsState, seat: int, action: Any) -> bool:
+    """``action in legal(state, seat)`` for the seat `pending` asks, without copying the list
+    (tests/champions/test_is_legal.py compares the two)."""
+    phase = state.phase
+    kind = type(action)
+    if phase == "roll":
+        return kind is Roll
+    if phase == "choose_dice":
+        if kind is ShiftGears:
+            return state.shift_gears[seat] > 0 and not state.shifted
+        if kind is not ChooseDice or not isinstance(action.dice, tuple):
+            return False
+        try:
+            return action.dice in _DICE_KEPT
+        except TypeError:  # unhashable dice equal none of the choices
+            return False
+    if phase == "resolve":
+        answers = _options(state, state.queue[0]) if state.queue else None
+        return answers is not None and action in answers
+    return action in legal(state, seat)
 
 
 def play(state: ChampionsState, seat: int, action: Any, rng: Chance) -> ChampionsState:
@@ -411,7 +482,7 @@ def _move(run: _Run, task: MoveTask, answer: Any) -> None:
             run.emit(CarTurnedForward(car=task.car))
         return
     assert car.space is not None
-    occupied = state.occupied(but=task.car)
+    occupied = _occupied(state, task.car)
     if type(answer) is not ChooseDestination:
         blocked = not can_step(TRACK, car.space, occupied)
         run.emit(CarBlocked(car=task.car, reason="blocked" if blocked else "no_end"))

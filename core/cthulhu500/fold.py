@@ -148,8 +148,9 @@ def _deck_shuffled(state: State, event: Any) -> State:
 
 def _card_dealt(state: State, event: Any) -> State:
     cid = HIDDEN if event.card is None else event.card
-    state = replace(state, draw=state.draw[1:], draw_size=state.draw_size - 1)
-    return _set_hand(state, event.seat, _give(state.hands[event.seat], [cid]))
+    hands = list(state.hands)
+    hands[event.seat] = _give(hands[event.seat], (cid,))
+    return replace(state, draw=state.draw[1:], draw_size=state.draw_size - 1, hands=tuple(hands))
 
 
 def _setup_discard_chosen(state: State, event: Any) -> State:

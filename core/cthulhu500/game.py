@@ -62,6 +62,11 @@ class Cthulhu500(GameTraits):
     def resolve(self, state: State, seat: int, action: Any, rng: Chance) -> tuple[list[Any], State]:
         return engine.resolve(state, seat, action, rng)
 
+    def advance(
+        self, state: State, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], State, tuple[int, ...]]:
+        return engine.advance(state, seat, action, rng)
+
     def evolve(self, state: State, event: Any) -> State:
         return fold.evolve(state, event)
 

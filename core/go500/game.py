@@ -66,6 +66,11 @@ class Go500(GameTraits):
     ) -> tuple[list[Any], Go500State]:
         return rules.resolve(state, seat, action, rng)
 
+    def advance(
+        self, state: Go500State, seat: int, action: Any, rng: Chance
+    ) -> tuple[list[Any], Go500State, tuple[int, ...]]:
+        return rules.advance(state, seat, action, rng)
+
     def evolve(self, state: Go500State, event: Any) -> Go500State:
         return evolve(state, event)
 

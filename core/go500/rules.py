@@ -73,7 +73,9 @@ from core.resolution import Resolution
 from core.rng import Chance
 
 __all__ = [
+    "advance",
     "cup_standings",
+    "is_legal",
     "lead_bonuses",
     "legal",
     "pending",
@@ -223,6 +225,31 @@ def legal(state: Go500State, seat: int) -> list[Any]:
     if turn.stage == "paint":
         return [ChoosePaintTarget(driver=d) for d in turn.paint_candidates]
     return list(_decisions(tuple(saveable(turn)), len(_rollable(turn))))
+
+
+def is_legal(state: Go500State, seat: int, action: Any) -> bool:
+    """``action in legal(state, seat)`` for a seat `pending` asks (and an action as `_canonical`
+    leaves it), without listing every save (tests/go500/test_is_legal.py compares the two)."""
+    kind = type(action)
+    if state.phase == "qualifying":
+        return kind is Roll
+    turn = state.turns[seat]
+    assert turn is not None
+    if turn.stage == "roll":
+        return kind is Roll
+    if turn.stage == "paint":
+        return kind is ChoosePaintTarget and action.driver in turn.paint_candidates
+    if kind is Stop:
+        return True
+    if kind is not SaveAndRoll or not isinstance(action.dice, list):
+        return False
+    return tuple(action.dice) in _saves(tuple(saveable(turn)), len(_rollable(turn)))
+
+
+@lru_cache(maxsize=256)
+def _saves(saveable: tuple[int, ...], rolling: int) -> frozenset[tuple[str, ...]]:
+    """The dice of every save `_decisions` offers."""
+    return frozenset(tuple(a.dice) for a in _decisions(saveable, rolling) if type(a) is SaveAndRoll)
 
 
 @lru_cache(maxsize=256)
@@ -753,8 +780,23 @@ def resolve(state: Go500State, seat: int, action: Any, rng: Chance) -> tuple[lis
         raise GameOver()
     if not 0 <= seat < state.n or seat not in pending(state):
         raise _not_asked(state, seat)
+    return _resolve(state, seat, action, rng)
+
+
+def advance(
+    state: Go500State, seat: int, action: Any, rng: Chance
+) -> tuple[list[Any], Go500State, tuple[int, ...]]:
+    """`resolve` for a seat its caller found in `pending` (the game not over), with the seats
+    `pending` asks after it."""
+    events, after = _resolve(state, seat, action, rng)
+    return events, after, pending(after)
+
+
+def _resolve(
+    state: Go500State, seat: int, action: Any, rng: Chance
+) -> tuple[list[Any], Go500State]:
     action = _canonical(action)
-    if action not in legal(state, seat):
+    if not is_legal(state, seat, action):
         raise _refusal(state, seat, action)
     run = _Run(state, rng)
     if state.phase == "qualifying":

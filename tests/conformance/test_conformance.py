@@ -2,9 +2,10 @@
 
 Over many seeds and random lines of play: `legal` is non-empty exactly for the seats being asked;
 every legal action steps; `resolve` gives `step`'s events and the state they fold to (a `Table`
-keeps that state); folding the recorded events gives the stepped state; every event and
-action round-trips through msgspec; folding the events redacted for a seat (or a spectator) gives
-exactly that seat's `view`; and two processes with different PYTHONHASHSEED record identical bytes.
+keeps that state) and `advance` those with the seats `pending` asks next; folding the recorded
+events gives the stepped state; every event and action round-trips through msgspec; folding the
+events redacted for a seat (or a spectator) gives exactly that seat's `view`; and two processes
+with different PYTHONHASHSEED record identical bytes.
 """
 
 from __future__ import annotations
@@ -123,6 +124,9 @@ def test_resolve_gives_steps_events_and_the_state_they_fold_to(game, seed, data)
         for event in events:
             state = game.evolve(state, event)
         assert after == state
+        # advance (what a Table calls, for a seat it found asked) is resolve with who is asked next
+        ahead, reached, asked = game.advance(table.state, seat, action, Pcg32(seed, 7))
+        assert (ahead, reached, asked) == (events, after, game.pending(after))
         table.submit(seat, action, table.state_id)
 
 

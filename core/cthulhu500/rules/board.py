@@ -10,6 +10,8 @@ Must not: draw chance, emit events or change a state.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from core.cthulhu500.data import card
 from core.cthulhu500.model import State, Vehicle
 
@@ -90,8 +92,12 @@ def drive(vehicle: Vehicle) -> int:
     return 0 if vehicle.driver is None else card(vehicle.driver).drive
 
 
-def _equipment(vehicle: Vehicle) -> list[int]:
-    return [*vehicle.mods, *([] if vehicle.tires is None else [vehicle.tires])]
+@lru_cache(maxsize=4096)
+def _equipment(mods: tuple[int, ...], tires: int | None) -> tuple[int, int]:
+    """Atk and Def of attached Mods and Tires, uncapped (cached: every passing test sums both
+    sides twice)."""
+    cards = [*mods, *([] if tires is None else [tires])]
+    return sum(card(c).atk for c in cards), sum(card(c).def_ for c in cards)
 
 
 def _capped(total: int, cap: int | None) -> int:
@@ -100,12 +106,12 @@ def _capped(total: int, cap: int | None) -> int:
 
 def attack_equipment(vehicle: Vehicle, cap: int | None) -> int:
     """Atk of attached Mods and Tires, at most ``cap`` (C-EQUIP-CAP)."""
-    return _capped(sum(card(c).atk for c in _equipment(vehicle)), cap)
+    return _capped(_equipment(vehicle.mods, vehicle.tires)[0], cap)
 
 
 def defend_equipment(vehicle: Vehicle, cap: int | None) -> int:
     """Def of attached Mods and Tires, at most ``cap`` (C-EQUIP-CAP)."""
-    return _capped(sum(card(c).def_ for c in _equipment(vehicle)), cap)
+    return _capped(_equipment(vehicle.mods, vehicle.tires)[1], cap)
 
 
 def fixit(vehicle: Vehicle) -> int:

@@ -108,12 +108,12 @@ from core.cthulhu500.model import (
 from core.cthulhu500.rules.board import behind
 from core.cthulhu500.rules.ctx import Ctx
 from core.cthulhu500.rules.effects import contagion_jump, contagion_tick, effect
-from core.cthulhu500.rules.options import MARKERS, always_asked, answers, asked
+from core.cthulhu500.rules.options import MARKERS, always_asked, answers, asked, is_answer
 from core.cthulhu500.rules.passing import damage, pass_test, pass_win, repair, tie
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
 
-__all__ = ["new_state", "pending", "ranking", "resolve", "setup", "step"]
+__all__ = ["advance", "new_state", "pending", "ranking", "resolve", "setup", "step"]
 
 replace = msgspec.structs.replace
 HAND_SIZE = 5
@@ -232,16 +232,25 @@ def resolve(state: State, seat: int, action: Any, rng: Chance) -> tuple[list[Any
         raise GameOver()
     if seat not in pending(state):
         raise NotYourTurn(f"Seat {seat + 1} is not being asked anything now.")
+    events, after, _ = advance(state, seat, action, rng)
+    return events, after
+
+
+def advance(
+    state: State, seat: int, action: Any, rng: Chance
+) -> tuple[list[Any], State, tuple[int, ...]]:
+    """`resolve` for a seat its caller found in `pending` (the race not over), with the seats
+    `pending` asks after it: the loop stops at a decision it has just asked."""
     top = state.stack[-1]
-    if action not in answers(state, top, seat):
+    if not is_answer(state, top, seat, action):
         reason, rule = _refusal(state, top, seat, action)
         raise BreaksRule(reason, rule)
     ctx = Ctx(state, rng)
     _apply(ctx, top, seat, action)
     _sweep_contagions(ctx)
-    _run(ctx)
+    asked_next = _run(ctx)
     ctx.emit(Flow(stack=tuple(ctx.stack)))
-    return ctx.events, ctx.state
+    return ctx.events, ctx.state, asked_next
 
 
 def ranking(state: State) -> tuple[int, ...]:
@@ -253,7 +262,9 @@ def ranking(state: State) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- the loop
 
 
-def _run(ctx: Ctx) -> None:
+def _run(ctx: Ctx) -> tuple[int, ...]:
+    """Run tasks until a decision asks someone (return who: `pending` once `Flow` records the
+    stack, which is all it folds) or the race is over (nobody)."""
     while ctx.stack and not ctx.state.over:
         top = ctx.stack[-1]
         if type(top) in _DECISIONS:
@@ -269,12 +280,13 @@ def _run(ctx: Ctx) -> None:
                             auto = (seat, options[0])
                             break
                 if auto is None:
-                    return
+                    return seats
                 _apply(ctx, top, auto[0], auto[1])
         else:
             _execute(ctx, top)
         if ctx.state.contagions:  # (most of the time there are none)
             _sweep_contagions(ctx)
+    return ()
 
 
 def _end_race(ctx: Ctx, reason: str) -> None:
@@ -606,20 +618,20 @@ def _order_group(ctx: Ctx, seats: list[int]) -> list[int]:
 
 
 def _draw(ctx: Ctx, task: TDraw) -> None:
-    """C-DRAW one card at a time; C-RESHUFFLE; C-CHECKERED-FLAG."""
-    if task.count <= 0:
-        ctx.stack.pop()
-        return
-    s = ctx.state
-    if s.draw_size == 0:
-        if not s.discard:  # pragma: no cover - the invariant C-RESHUFFLE states
-            raise AssertionError("both piles are empty while the race runs")
-        order = tuple(shuffled(ctx.rng, sorted(s.discard)))
-        ctx.emit(DeckReshuffled(count=len(order), order=order))
-    top = ctx.state.draw[0]
-    if top == CHECKERED_FLAG:
-        ctx.emit(CheckeredFlagDrawn(seat=task.seat))
-        _end_race(ctx, "flag")
-        return
-    ctx.emit(CardDrawn(seat=task.seat, card=top))
-    ctx.stack[-1] = TDraw(seat=task.seat, count=task.count - 1)
+    """C-DRAW one card at a time; C-RESHUFFLE; C-CHECKERED-FLAG. Every card of the task is drawn
+    in one go: between two draws nothing can ask, end the race or change a vehicle (what a
+    contagion's end depends on), so the loop would only come back to the same task."""
+    ctx.stack.pop()
+    for _ in range(task.count):
+        s = ctx.state
+        if s.draw_size == 0:
+            if not s.discard:  # pragma: no cover - the invariant C-RESHUFFLE states
+                raise AssertionError("both piles are empty while the race runs")
+            order = tuple(shuffled(ctx.rng, sorted(s.discard)))
+            ctx.emit(DeckReshuffled(count=len(order), order=order))
+        top = ctx.state.draw[0]
+        if top == CHECKERED_FLAG:
+            ctx.emit(CheckeredFlagDrawn(seat=task.seat))
+            _end_race(ctx, "flag")
+            return
+        ctx.emit(CardDrawn(seat=task.seat, card=top))

@@ -5,6 +5,10 @@ one per *row*: copies of one card in one place count once, lowest id, C-AUTO-DEC
 eligibility of reaction windows and chains (C-REACT-WINDOW, C-CHAIN) including card targets
 (C-PLAY-ACTION). It reads the full state; the engine resolves the chosen answer.
 
+`is_answer` tells whether one action is among `answers` without listing them all (the turn's
+options are the longest list; a step checks its answer once), and must agree with that list
+exactly (tests/cthulhu500/test_is_answer.py compares them over many reachable states).
+
 Must not: change state, draw chance or emit events.
 """
 
@@ -60,6 +64,7 @@ __all__ = [
     "can_pit",
     "chain_cards",
     "contagion_targets",
+    "is_answer",
     "pit_options",
     "rows",
     "subsets",
@@ -80,6 +85,21 @@ def _rows(cards: tuple[int, ...]) -> tuple[int, ...]:
     for cid in cards:
         seen.setdefault(card(cid).name, cid)
     return tuple(sorted(seen.values()))
+
+
+def _of_type(hand: tuple[int, ...], kind: str) -> tuple[int, ...]:
+    """``rows`` of the cards of type ``kind`` in a hand (cached per hand, every type at once)."""
+    return _typed_rows(hand).get(kind, ())
+
+
+@lru_cache(maxsize=8192)
+def _typed_rows(hand: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
+    """Per card type, ``rows`` of a hand's cards of that type (read only: it is cached)."""
+    kinds: dict[str, list[int]] = {}
+    for c in hand:
+        if c:
+            kinds.setdefault(card(c).type, []).append(c)
+    return {kind: _rows(tuple(sorted(ids))) for kind, ids in kinds.items()}
 
 
 def subsets(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -130,7 +150,14 @@ def _hand_with(state: State, seat: int, effects: set[str]) -> list[int]:
 
 def _holds(state: State, seat: int, effects: set[str]) -> bool:
     """Whether ``seat`` holds a card with one of ``effects`` (`_hand_with` is not empty)."""
-    return any(c and card(c).effect in effects for c in state.hands[seat])
+    return not _hand_effects(state.hands[seat]).isdisjoint(effects)
+
+
+@lru_cache(maxsize=8192)
+def _hand_effects(hand: tuple[int, ...]) -> frozenset[str | None]:
+    """The effects of the cards in a hand (None: a card without one; cached, as the windows and
+    chains ask every holder)."""
+    return frozenset(card(c).effect for c in hand if c)
 
 
 def _window_effects(state: State, w: DWindow, seat: int) -> set[str]:
@@ -158,14 +185,6 @@ def window_cards(state: State, w: DWindow, seat: int) -> list[int]:
     return rows(_hand_with(state, seat, effects)) if effects else []
 
 
-def _window_named(w: DWindow, seat: int) -> bool:
-    if w.kind == "try":
-        return seat in (w.x, w.y)
-    if w.kind == "win":
-        return seat == w.y
-    return seat == w.x
-
-
 def _chain_effects(ch: DChain) -> set[str]:
     """The effects that may go on top of chain ``ch`` now (none on an Elder Sign)."""
     top = card(ch.cards[-1])
@@ -185,10 +204,19 @@ def _next_asked(state: State, task: DWindow | DChain) -> int | None:
     if type(task) is DWindow:
         if task.settled:
             return None
-        for seat in _in_asking_order(state, task):
-            if _window_named(task, seat) if everyone else _can_react(state, task, seat):
-                return seat
-        return None
+        # Only the seats a window names may react in it (`_window_effects`): the first of them
+        # round the table from ``next_from`` that has not passed (and, for holders, can react).
+        n = state.n
+        kind = task.kind
+        named = (task.x, task.y) if kind == "try" else (task.y,) if kind == "win" else (task.x,)
+        found, first = None, n
+        for seat in named:
+            if not 0 <= seat < n or seat in task.passed:
+                continue
+            place = (seat - task.next_from) % n
+            if place < first and (everyone or _can_react(state, task, seat)):
+                found, first = seat, place
+        return found
     assert type(task) is DChain
     chain = set() if everyone else _chain_effects(task)  # the same for every seat
     for seat in _in_asking_order(state, task):
@@ -227,16 +255,13 @@ def pit_options(state: State, seat: int) -> list[PitChoice]:
     vehicle = state.vehicles[seat]
     hand = state.hands[seat]
     out: list[PitChoice] = []
-    for cid in rows(c for c in hand if c and card(c).type == "mod"):
+    for cid in _of_type(hand, "mod"):
         if len(vehicle.mods) < 2:
             out.append(PitChoice(kind="mod", card=cid))
         else:
             out.extend(PitChoice(kind="mod", card=cid, replace=m) for m in rows(vehicle.mods))
-    out.extend(
-        PitChoice(kind="tires", card=cid)
-        for cid in rows(c for c in hand if c and card(c).type == "tires")
-    )
-    drivers = rows(c for c in hand if c and card(c).type == "crew") + rows(vehicle.crew)
+    out.extend(PitChoice(kind="tires", card=cid) for cid in _of_type(hand, "tires"))
+    drivers = [*_of_type(hand, "crew"), *rows(vehicle.crew)]
     out.extend(PitChoice(kind="driver", card=cid) for cid in drivers)
     if vehicle.damaged:
         out.append(PitChoice(kind="repair"))
@@ -248,7 +273,8 @@ def can_pit(state: State, seat: int) -> bool:
     vehicle = state.vehicles[seat]
     if vehicle.damaged or vehicle.crew:
         return True
-    return any(c and card(c).type in ("mod", "tires", "crew") for c in state.hands[seat])
+    kinds = _typed_rows(state.hands[seat])
+    return "mod" in kinds or "tires" in kinds or "crew" in kinds
 
 
 def action_options(state: State, seat: int, cid: int) -> list[PlayAction]:
@@ -314,9 +340,9 @@ def _turn_options(state: State, seat: int) -> list[Any]:
         if can_pit(state, seat):
             out.append(_PIT_STOP)
         hand = state.hands[seat]
-        crew = rows(c for c in hand if c and card(c).type == "crew")
+        crew = _of_type(hand, "crew")
         out.extend(AddCrew(c, s) for c in crew for s in range(state.n))
-        for cid in rows(c for c in hand if c and card(c).type == "action"):
+        for cid in _of_type(hand, "action"):
             out.extend(action_options(state, seat, cid))
     if flag:
         out.append(_USE_FLAG)
@@ -390,3 +416,49 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     if t is DContagion:
         return [ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)]
     return []
+
+
+def is_answer(state: State, task: Any, seat: int, action: Any) -> bool:
+    """``action in answers(state, task, seat)``, without listing every answer for the
+    decisions a race asks most (the others are listed and searched)."""
+    t = type(task)
+    a = type(action)
+    if t is DActions:
+        if a is EndActions:
+            return True
+        if a is UseFlag:
+            return state.config.promo_flag and not state.flag_used[seat]
+        if state.actions_left <= 0:
+            return False
+        if a is AttemptPass:
+            return True
+        if a is PitStop:
+            return can_pit(state, seat)
+        if a is AddCrew:
+            hand = state.hands[seat]
+            crew = _of_type(hand, "crew")
+            return action.card in crew and action.seat in range(state.n)
+        if a is PlayAction:
+            hand = state.hands[seat]
+            for cid in _of_type(hand, "action"):
+                if cid == action.card:
+                    return action in action_options(state, seat, cid)
+        return False
+    if t is DWindow or t is DChain:
+        if a is PassReaction:
+            return True
+        if a is not PlayReaction:
+            return False
+        playable = (
+            window_cards(state, task, seat) if t is DWindow else chain_cards(state, task, seat)
+        )
+        return action.card in playable
+    if t is DDiscard:
+        return a is Discard and action.cards in _subsets(tuple(sorted(state.hands[seat])))
+    if t is DReroll:
+        return a is Reroll or a is KeepRoll
+    if t is DFreeTest:
+        if a is TakeFreeTest:
+            return True
+        return a is DeclineFreeTest and (task.kind != "pit" or state.config.free_test_may_decline)
+    return action in answers(state, task, seat)
