@@ -508,8 +508,17 @@ def _match(
         if key in states:
             quiet.add((key[0], states[key]))
     result.steps = sum(len(v) for v in steps.values())
-    if steps:
-        result.steps_per_table_s = result.steps / len(steps) / (t1 - t0)
+    # Each table's time at play in the window: from the window's start (or its first step,
+    # for a table that began in it) to the window's end (or its last step, for a race that
+    # ended in it: with `churn`, tables come and go).
+    playing = 0.0
+    for table, in_window in steps.items():
+        times_of = every[table]
+        start = t0 if times_of[0] < t0 else in_window[0]
+        end = t1 if times_of[-1] > t1 else in_window[-1]
+        playing += max(0.0, end - start)
+    if steps and playing > 0:
+        result.steps_per_table_s = result.steps / playing
     for c in clients:
         times = c.times
         table = c.table or ""

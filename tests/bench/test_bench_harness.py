@@ -75,6 +75,9 @@ def test_a_churned_client_is_timed_only_while_it_is_at_its_table():
     _match(result, trace, [gone, new], 0.0, 6.0)
     assert [round(ms) for ms in result.latencies_ms] == [10, 10, 10, 10, 10]
     assert result.missed == 0, "B's steps before the new player was at the table are not its"
+    # The pace counts each table's time at play in the window: A from its first step to its
+    # race's last (1.0-3.0), B likewise (4.0-5.8), not the whole window for either.
+    assert result.steps_per_table_s == pytest.approx(7 / (2.0 + 1.8))
 
 
 @pytest.mark.slow
