@@ -96,6 +96,32 @@ def install() -> None:
 
     Worker._run = run_then_let_go  # type: ignore[method-assign]
 
+    # Textual's `LRUCache` keeps its entries in a ring of lists (``[prev, next, key, value]``):
+    # a cache dropped or cleared leaves its ring as a cycle that holds every cached value (a
+    # screen's `query_one` cache, cleared at every change of its widgets, holds them; a
+    # widget's box models their sizes): ~130 objects of every ended session, and more of a
+    # long one, for a full collection a busy server never runs. The ring is cut instead.
+    def cut_ring(self: LRUCache[Any, Any]) -> None:
+        for node in self._cache.values():
+            node.clear()
+
+    lru_clear = LRUCache.clear
+    lru_discard = LRUCache.discard
+
+    def clear_cutting_ring(self: LRUCache[Any, Any]) -> None:
+        cut_ring(self)
+        lru_clear(self)
+
+    def discard_cutting_link(self: LRUCache[Any, Any], key: Any) -> None:
+        link = self._cache.get(key)
+        lru_discard(self, key)
+        if link is not None:  # (a ring of one refers to itself)
+            link.clear()
+
+    LRUCache.__del__ = cut_ring  # type: ignore[attr-defined]
+    LRUCache.clear = clear_cutting_ring  # type: ignore[method-assign]
+    LRUCache.discard = discard_cutting_link  # type: ignore[method-assign]
+
     process = Stylesheet._process_component_classes
 
     def process_then_let_go(self: Stylesheet, node: DOMNode) -> None:
@@ -161,17 +187,23 @@ def release_in_slices(root: MessagePump, *more: MessagePump, budget: float = 0.0
     loop: an ended session's app is ~40 ms of walking and emptying, and on a server every
     other session waits behind one piece of work that long. What is walked is closed for
     good, so nothing changes under the walk between slices."""
-    steps = releasing(root, *more)
-    loop = asyncio.get_running_loop()
+    _Slices(releasing(root, *more), budget).run()
 
-    def run() -> None:
-        end = time.perf_counter() + budget
-        for _ in steps:
+
+class _Slices:
+    """Runs a release's steps a slice per turn of the loop (a bound method rescheduled: a
+    closure naming itself would be a cycle, left for a full collection with what it holds)."""
+
+    def __init__(self, steps: Generator[None, None, int], budget: float) -> None:
+        self.steps = steps
+        self.budget = budget
+
+    def run(self) -> None:
+        end = time.perf_counter() + self.budget
+        for _ in self.steps:
             if time.perf_counter() >= end:
-                loop.call_soon(run)
+                asyncio.get_running_loop().call_soon(self.run)
                 return
-
-    run()
 
 
 def releasing(root: MessagePump, *more: MessagePump) -> Generator[None, None, int]:
