@@ -96,7 +96,10 @@ class LocalHub:
     always a fresh secret one (a chosen seed would tell its chooser every die), bot delays, turn
     timers and grace periods have floors, and one identity may have at most
     ``max_tables_per_identity`` unfinished tables. Finished tables leave the list
-    ``finished_keep`` seconds after they end (their replays stay on disk).
+    ``finished_keep`` seconds after they end (their replays stay on disk), and at most
+    ``max_finished`` stay listed: beyond that the oldest that nobody looks at leave at once.
+    A finished table is its whole race in memory (~0.4 MiB for Cthulhu 500): on a busy server
+    the ten minutes' worth grew the process by tens of MiB and cluttered the lobby.
 
     ``restore=False`` (several processes sharing one data dir, `net.bus_hub`): nothing is
     restored at construction; a table comes back only when `adopt` is asked for it (by the
@@ -122,6 +125,7 @@ class LocalHub:
         network: bool = False,
         max_tables_per_identity: int = 5,
         finished_keep: float = 600.0,
+        max_finished: int = 20,
         away_bots: bool = True,
         salt: Callable[[], bytes] | None = None,
         restore: bool = True,
@@ -137,6 +141,7 @@ class LocalHub:
         self.network = network
         self.max_tables_per_identity = max_tables_per_identity
         self.finished_keep = finished_keep
+        self.max_finished = max_finished
         self.scheduler = Scheduler(
             Timing(
                 bot_delay=bot_delay,
@@ -459,6 +464,8 @@ class LocalHub:
                 self._away(room, ident, viewer.who.nickname)
         self._table_changed(room)
         self._drop_if_abandoned(room)
+        if room.status is TableStatus.FINISHED and not room.viewers:
+            self._trim_finished()
 
     def _away(self, room: Room, ident: str, nickname: str) -> None:
         if ident not in room.away_since:
@@ -603,6 +610,7 @@ class LocalHub:
             except OSError as err:
                 log.error("table %s: could not save the replay: %s", room.id, err)
         room.status = TableStatus.FINISHED  # after the replay exists, so it has its id
+        room.finished_at = self.clock()
         room.away_since.clear()  # nobody is "away" from a race that is over
         result = room.table.result()
         if result is not None:
@@ -610,6 +618,17 @@ class LocalHub:
         self._table_changed(room)
         with contextlib.suppress(RuntimeError):  # no running loop: kept until restart
             asyncio.get_running_loop().call_later(self.finished_keep, self._drop_room, room.id)
+        self._trim_finished()
+
+    def _trim_finished(self) -> None:
+        """At most ``max_finished`` finished tables stay: the oldest nobody looks at go."""
+        finished = [r for r in self._rooms.values() if r.status is TableStatus.FINISHED]
+        excess = len(finished) - self.max_finished
+        if excess <= 0:
+            return
+        unwatched = sorted((r for r in finished if not r.viewers), key=lambda r: r.finished_at)
+        for room in unwatched[:excess]:
+            self._forget_room(room)
 
     def _forget_room(self, room: Room) -> None:
         self._rooms.pop(room.id, None)

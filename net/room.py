@@ -71,6 +71,7 @@ class Room:
         # The wall-clock time of the last move (of the log's last write after a restart): Home
         # offers the most recently played kept game first.
         self.played_at = 0.0
+        self.finished_at = 0.0  # the hub's clock when the race ended (oldest leave first)
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         # One action at a time per table; the disk work runs in a thread (so one table's fsync

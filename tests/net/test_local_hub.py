@@ -404,6 +404,36 @@ async def test_finished_tables_leave_the_list_and_abandoned_ones_vanish():
     assert h.tables(ANN) == []
 
 
+async def test_at_most_max_finished_tables_stay_the_oldest_unwatched_leave_first():
+    h = hub(max_finished=2)  # (finished_keep: ten minutes, as on a server)
+    spec = TableSpec(game="dash", seats=[SeatSpec(kind="human")], seed=1)
+    ids = [await h.create_table(spec, LOCAL) for _ in range(4)]
+    w = h.watch(ids[0], LOCAL, 0)  # the oldest is still looked at
+    for tid in ids[:3]:
+        await h.submit(tid, LOCAL, 0, Stop(), 0)
+    listed = {t.id for t in h.tables(LOCAL)}
+    assert listed == {ids[0], ids[2], ids[3]}, "the oldest unwatched finished table left"
+    assert not h.has(ids[1])
+    await w.close()
+    await asyncio.sleep(0.05)
+    assert {t.id for t in h.tables(LOCAL)} == listed, "two finished: none too many"
+    await h.submit(ids[3], LOCAL, 0, Stop(), 0)  # a third finishes: the oldest, unwatched now
+    assert {t.id for t in h.tables(LOCAL)} == {ids[2], ids[3]}
+
+
+async def test_a_finished_table_too_many_leaves_when_its_last_viewer_does():
+    h = hub(max_finished=1)
+    spec = TableSpec(game="dash", seats=[SeatSpec(kind="human")], seed=1)
+    old, new = await h.create_table(spec, LOCAL), await h.create_table(spec, LOCAL)
+    watching = [h.watch(old, LOCAL, 0), h.watch(new, LOCAL, 0)]
+    for tid in (old, new):
+        await h.submit(tid, LOCAL, 0, Stop(), 0)
+    assert {t.id for t in h.tables(LOCAL)} == {old, new}, "both are looked at: both stay"
+    await watching[0].close()
+    await asyncio.sleep(0.05)
+    assert [t.id for t in h.tables(LOCAL)] == [new]
+
+
 async def test_table_summary_names_only_the_options_that_differ_from_the_defaults():
     h = hub()
     seats = [SeatSpec(kind="bot", bot="steady"), SeatSpec(kind="human")]
