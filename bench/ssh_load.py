@@ -242,6 +242,7 @@ class LoadResult:
     rss_idle: float = 0.0
     rss_loaded: float = 0.0
     rss_end: float = 0.0
+    rss_series: list[tuple[float, float]] = field(default_factory=list)  # (s into window, MiB)
     steps_per_table_s: float = 0.0
     probe: dict[str, list[float]] = field(default_factory=dict)
     shared: int = 0  # most sessions following another's frames at once (`net.mirror`)
@@ -264,6 +265,8 @@ class LoadResult:
             "clients_cpu": round(self.client_cpu_share, 3),
             "rss_per_session_mib": round(self.rss_per_session, 2),
             "rss_growth": round(self.rss_growth, 3),
+            "rss_growth_second_half": round(self.rss_growth_second_half, 3),
+            "rss_series_mib": [[round(t), round(m, 1)] for t, m in self.rss_series],
             "steps_per_table_s": round(self.steps_per_table_s, 3),
         }
 
@@ -274,6 +277,24 @@ class LoadResult:
     @property
     def rss_growth(self) -> float:
         return (self.rss_end - self.rss_loaded) / self.rss_loaded if self.rss_loaded else 0.0
+
+    @property
+    def rss_growth_second_half(self) -> float:
+        """Growth from the first sample at or past half the window to the end: whether memory
+        still climbs once the caches are full and the first races have ended (`rss_growth` also
+        counts those first minutes)."""
+        half = next((m for t, m in self.rss_series if t >= self.window / 2), None)
+        return (self.rss_end - half) / half if half else 0.0
+
+
+async def _sample_rss(
+    server: Server, t0: float, window: float, into: list[tuple[float, float]]
+) -> None:
+    """The server's RSS every tenth of the window (at most every 30 s, at least every 0.5 s)."""
+    every = min(30.0, max(0.5, window / 10))
+    while True:
+        await asyncio.sleep(every)
+        into.append((time.monotonic() - t0, server.rss_mib()))
 
 
 async def _connect_all(port: int, starts: list[tuple[str, str | None]]) -> list[Client]:
@@ -349,12 +370,15 @@ async def run_load(
                             _churn(server.port, group, i, f"create:{game}:{bots}", clients)
                         )
                     )
+            rss_series: list[tuple[float, float]] = []
+            sampler = asyncio.ensure_future(_sample_rss(server, t0, window, rss_series))
             probe_times: dict[str, list[float]] = {}
             if probe:
                 probe_times = await _probe(server.port, window)
             else:
                 await asyncio.sleep(window)
             t1 = time.monotonic()
+            sampler.cancel()
             for task in churning:
                 task.cancel()
             if flooder is not None:
@@ -370,6 +394,7 @@ async def run_load(
         result.cpu_share = (cpu1 - cpu0) / (t1 - t0)
         result.client_cpu_share = (own1 - own0) / (t1 - t0)
         result.rss_idle, result.rss_loaded, result.rss_end = rss_idle, rss_loaded, rss_end
+        result.rss_series = rss_series
         result.probe = probe_times
         _match(result, server.trace(), clients, t0, t1)
         return result

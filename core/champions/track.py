@@ -18,9 +18,9 @@ cars first, N-COLOUR-DIE), or draw chance.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 
 from core.champions.data import Track
+from core.memo import memo
 
 __all__ = ["FINISH", "Space", "can_step", "canonical_path", "move_ends", "neighbours", "steps_from"]
 
@@ -75,7 +75,7 @@ def move_ends(
     return list(_move_ends(track.lanes, start, steps, occupied, partial_moves, dead_end_steering))
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _move_ends(
     lanes: tuple[int, ...],
     start: Space,
@@ -113,7 +113,7 @@ def _move_ends(
     return tuple(ends)
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _reaches(
     lanes: tuple[int, ...], space: Space, end: End, left: int, occupied: frozenset[Space]
 ) -> bool:
@@ -142,7 +142,7 @@ def canonical_path(
     return list(_canonical_path(track.lanes, start, end, steps, occupied))
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _canonical_path(
     lanes: tuple[int, ...], start: Space, end: End, steps: int, occupied: frozenset[Space]
 ) -> tuple[Space, ...]:

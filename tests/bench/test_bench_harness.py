@@ -94,6 +94,20 @@ async def test_the_load_generator_sees_every_broadcast_step_reach_every_viewer()
     for screen in ("new_game", "rules", "lobby"):
         assert result.probe[screen], screen
     assert result.rss_loaded > result.rss_idle > 0
+    times = [t for t, _ in result.rss_series]
+    assert len(times) >= 3, "the server's RSS is sampled through the window (every 0.5 s here)"
+    assert times == sorted(times)
+    assert all(mib > result.rss_idle for _, mib in result.rss_series)
+
+
+def test_rss_growth_of_the_second_half_starts_at_the_first_sample_past_half_the_window():
+    result = LoadResult(sessions=1, tables=1, window=600.0)
+    result.rss_loaded, result.rss_end = 100.0, 132.0
+    result.rss_series = [(60.0, 110.0), (240.0, 128.0), (300.0, 130.0), (360.0, 131.0)]
+    assert result.rss_growth == pytest.approx(0.32)
+    assert result.rss_growth_second_half == pytest.approx(2 / 130)
+    result.rss_series = []
+    assert result.rss_growth_second_half == 0.0, "no samples: nothing to say"
 
 
 @pytest.mark.slow

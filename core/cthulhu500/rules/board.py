@@ -10,10 +10,9 @@ Must not: draw chance, emit events or change a state.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from core.cthulhu500.data import card
 from core.cthulhu500.model import State, Vehicle
+from core.memo import memo
 
 __all__ = [
     "ahead",
@@ -92,7 +91,7 @@ def drive(vehicle: Vehicle) -> int:
     return 0 if vehicle.driver is None else card(vehicle.driver).drive
 
 
-@lru_cache(maxsize=4096)
+@memo
 def _equipment(mods: tuple[int, ...], tires: int | None) -> tuple[int, int]:
     """Atk and Def of attached Mods and Tires, uncapped (cached: every passing test sums both
     sides twice)."""

@@ -15,7 +15,6 @@ Must not: change state, draw chance or emit events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -55,6 +54,7 @@ from core.cthulhu500.model import (
     UseFlag,
 )
 from core.cthulhu500.rules.board import ahead, behind, has_effect
+from core.memo import memo
 
 __all__ = [
     "action_options",
@@ -79,7 +79,7 @@ def rows(cards: Iterable[int]) -> list[int]:
     return list(_rows(tuple(sorted(cards))))
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _rows(cards: tuple[int, ...]) -> tuple[int, ...]:
     seen: dict[str, int] = {}
     for cid in cards:
@@ -92,7 +92,7 @@ def _of_type(hand: tuple[int, ...], kind: str) -> tuple[int, ...]:
     return _typed_rows(hand).get(kind, ())
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _typed_rows(hand: tuple[int, ...]) -> dict[str, tuple[int, ...]]:
     """Per card type, ``rows`` of a hand's cards of that type (read only: it is cached)."""
     kinds: dict[str, list[int]] = {}
@@ -107,7 +107,7 @@ def subsets(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     return list(_subsets(tuple(sorted(hand))))
 
 
-@lru_cache(maxsize=4096)
+@memo
 def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct choice of hand cards (copies of a card are interchangeable), most first.
 
@@ -126,7 +126,7 @@ def _subsets(hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=4096)
+@memo
 def _hand_choices(kind: type[Any], hand: tuple[int, ...]) -> tuple[Any, ...]:
     """``kind(cards)`` for every choice of `subsets` of a sorted hand (cached like `_subsets`:
     the answers of a discard are asked for when it opens and again to check the answer)."""
@@ -153,7 +153,7 @@ def _holds(state: State, seat: int, effects: set[str]) -> bool:
     return not _hand_effects(state.hands[seat]).isdisjoint(effects)
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _hand_effects(hand: tuple[int, ...]) -> frozenset[str | None]:
     """The effects of the cards in a hand (None: a card without one; cached, as the windows and
     chains ask every holder)."""
