@@ -1,4 +1,5 @@
-"""`options.is_answer` agrees with membership in `options.answers` (C-AUTO-DECISION, C-ACTIONS).
+"""`options.is_answer` agrees with membership in `options.answers` (C-AUTO-DECISION, C-ACTIONS),
+and `options.sole_answer` with a list of exactly one.
 
 A step checks its answer with `is_answer` instead of listing every answer; over many reachable
 states of seeded games (several options, random and shrewd bots) every legal answer is
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from core import registry
 from core.cthulhu500.model import (
+    DECISION_TYPES,
     AddCrew,
     AttemptPass,
     ChooseContagionTarget,
@@ -36,7 +38,7 @@ from core.cthulhu500.model import (
     TakeFreeTest,
     UseFlag,
 )
-from core.cthulhu500.rules.options import answers, is_answer
+from core.cthulhu500.rules.options import answers, is_answer, sole_answer
 from core.game import BreaksRule, Seat, Table
 from core.rng import Pcg32
 
@@ -128,3 +130,37 @@ def test_is_answer_agrees_with_the_legal_list(
         assert str(again.value) == str(refused.value)
         table.submit(seat, table.bot_action(seat))
     assert table.result() is not None
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    n=st.integers(2, 8),
+    prompt=st.sampled_from(["holders", "everyone"]),
+    assignment=st.sampled_from(["random", "choose"]),
+)
+def test_sole_answer_is_the_only_legal_answer_or_none(seed, n, prompt, assignment):
+    # C-AUTO-DECISION: the engine answers a decision by itself when it has one answer; every
+    # decision on the stack of reachable states, for every seat, with the hand as it is and
+    # emptied (a discard from an empty hand has one answer: nothing).
+    config = msgspec.structs.replace(
+        GAME.default_config(), reaction_prompt=prompt, vehicle_assignment=assignment
+    )
+    seats = [Seat(name=f"P{i + 1}", bot="random") for i in range(n)]
+    table = Table(GAME, config, seats, seed)
+    singles = 0
+    for _ in range(3000):
+        pending = table.pending()
+        if not pending:
+            break
+        state = table.state
+        emptied = msgspec.structs.replace(state, hands=tuple(() for _ in state.hands))
+        for each in (state, emptied):
+            for task in {t for t in each.stack if type(t) in DECISION_TYPES}:
+                for seat in range(n):
+                    legal = answers(each, task, seat)
+                    expected = legal[0] if len(legal) == 1 else None
+                    assert sole_answer(each, task, seat) == expected, (task, seat, legal)
+                    singles += expected is not None
+        table.submit(pending[0], table.bot_action(pending[0]))
+    assert singles > 0, "some decisions had a single answer"

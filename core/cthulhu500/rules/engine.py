@@ -108,7 +108,14 @@ from core.cthulhu500.model import (
 from core.cthulhu500.rules.board import behind
 from core.cthulhu500.rules.ctx import Ctx
 from core.cthulhu500.rules.effects import contagion_jump, contagion_tick, effect
-from core.cthulhu500.rules.options import MARKERS, always_asked, answers, asked, is_answer
+from core.cthulhu500.rules.options import (
+    MARKERS,
+    always_asked,
+    answers,
+    asked,
+    is_answer,
+    sole_answer,
+)
 from core.cthulhu500.rules.passing import damage, pass_test, pass_win, repair, tie
 from core.game import BreaksRule, GameOver, NotYourTurn
 from core.rng import Chance, shuffled
@@ -275,9 +282,9 @@ def _run(ctx: Ctx) -> tuple[int, ...]:
                 auto = None
                 if type(top) not in _ALWAYS_TWO and not always_asked(ctx.state, top):
                     for seat in seats:
-                        options = answers(ctx.state, top, seat)
-                        if len(options) == 1:
-                            auto = (seat, options[0])
+                        only = sole_answer(ctx.state, top, seat)
+                        if only is not None:
+                            auto = (seat, only)
                             break
                 if auto is None:
                     return seats

@@ -67,6 +67,7 @@ __all__ = [
     "is_answer",
     "pit_options",
     "rows",
+    "sole_answer",
     "subsets",
     "window_cards",
 ]
@@ -416,6 +417,20 @@ def answers(state: State, task: Any, seat: int) -> list[Any]:
     if t is DContagion:
         return [ChooseContagionTarget(c) for c in contagion_targets(state, task.card, task.vehicle)]
     return []
+
+
+def sole_answer(state: State, task: Any, seat: int) -> Any | None:
+    """The only legal action of ``seat`` for ``task`` if there is exactly one, else None
+    (C-AUTO-DECISION: such a decision answers itself). A discard is not listed to find out: a
+    hand of n cards has up to 2^n choices, and any card in it makes at least two (discard it
+    or keep it), so only an empty hand leaves one (discard nothing)."""
+    t = type(task)
+    if t is DDiscard or t is DSetupDiscard:
+        if (t is DSetupDiscard and state.setup_done[seat]) or state.hands[seat]:
+            return None
+        return (Discard if t is DDiscard else SetupDiscard)(())
+    options = answers(state, task, seat)
+    return options[0] if len(options) == 1 else None
 
 
 def is_answer(state: State, task: Any, seat: int, action: Any) -> bool:
