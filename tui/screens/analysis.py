@@ -27,12 +27,11 @@ from core.analysis import Analysis, Decision, Settings
 from replays import Replay, ReplayError
 from replays.analysis import analyse_replay, load_cached, save_cache
 from tui.screens.base import SpeedwayScreen
+from tui.screens.chart import COLOURS
 from tui.widgets.analysis import AnalysisPanel, next_costly, panel_text
 from tui.widgets.keys import KeyFooter
 
 __all__ = ["AnalysisViewer", "LuckChartScreen", "cumulative_series"]
-
-COLOURS = ["red", "blue", "yellow", "green", "magenta", "orange", "cyan", "white"]
 
 
 def cumulative_series(

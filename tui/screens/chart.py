@@ -3,8 +3,11 @@
 Owns the chart screen, opened with `c` at a table (and at race end) and from the replay viewer,
 where a cursor marks the current step's turn. A game with several measures (Champions: money and
 track position) shows one at a time; `m` shows the next. Each seat's line is drawn with its
-number as the marker; the legend above the chart is that number in the line's colour, then the
-seat's name ("1 Ann   2 Bold"). Must not hold or change game state.
+marker (its number, 1 to 9, then A, B, C... from the tenth seat: Go 500 seats 12); the legend
+above the chart is that marker in the line's colour, then the seat's name ("1 Ann   2 Bold").
+`COLOURS` are plotext colour names (for any other name plotext picks a line colour of its own
+and leaves the legend's marker uncoloured), apart as Textual's dark theme shows the 16 terminal
+colours. Must not hold or change game state.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from tui.screens.base import SpeedwayScreen
 from tui.widgets.board import BoardData
 from tui.widgets.keys import KeyFooter
 
-COLOURS = ["red", "blue", "yellow", "green", "magenta", "orange", "cyan", "white"]
-MARKERS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+# plotext's names: "orange+" is the terminal's bright yellow, "orange" its yellow (an orange in
+# Textual's dark theme); no magenta, which that theme draws as its red.
+COLOURS = ["red+", "blue+", "orange+", "green+", "gray+", "orange", "cyan+", "white"]
+MARKERS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def chart_title(series: Series) -> str:
@@ -34,7 +39,7 @@ def chart_title(series: Series) -> str:
 
 
 def marker(seat: int) -> str:
-    """The character seat ``seat``'s line is drawn with (its number)."""
+    """The character seat ``seat``'s line is drawn with: its number, then a letter from seat 10."""
     return MARKERS[seat % len(MARKERS)]
 
 
