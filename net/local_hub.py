@@ -56,7 +56,7 @@ from net.lobby_feed import follow_lobby, wake
 from net.not_copied import NotCopied
 from net.persist import Restored, TableStore
 from net.room import OPEN_NAME, Room, TableStatus
-from net.sanitize import clean_chat, clean_nickname
+from net.sanitize import clean_chat, clean_nickname, clean_seat_name
 from net.scheduler import Reason, Scheduler, Timing
 from net.viewer import Viewer
 from replays.format import commitment
@@ -304,10 +304,10 @@ class LocalHub:
                 bot = s.bot if s.bot is not None else game.default_bot
                 if bot not in game.bots:
                     raise HubError("config-refused", f"{game.title} has no bot called {bot!r}.")
-                seats.append(Seat(name=clean_nickname(s.name or bot, f"bot{i + 1}"), bot=bot))
+                seats.append(Seat(name=clean_seat_name(s.name or bot, f"bot{i + 1}"), bot=bot))
             elif s.kind == "human":
                 ident = s.identity or who.id
-                name = clean_nickname(s.name or who.nickname, f"player{i + 1}")
+                name = clean_seat_name(s.name or who.nickname, f"player{i + 1}")
                 seats.append(Seat(name=name, identity=ident))
             else:
                 seats.append(Seat(name=OPEN_NAME))
@@ -380,7 +380,7 @@ class LocalHub:
             raise HubError("seat-taken", f"Seat {seat + 1} is taken.")
         if room.status is TableStatus.FINISHED:
             raise HubError("table-stopped", "This race is over.")
-        room.sit(seat, who.id, clean_nickname(who.nickname), guest=who.guest)
+        room.sit(seat, who.id, clean_seat_name(who.nickname), guest=who.guest)
         self._back(room, who.id)
         if room.status is TableStatus.WAITING and not any(s.open for s in room.slots):
             self._start(room)
@@ -470,7 +470,7 @@ class LocalHub:
     def _away(self, room: Room, ident: str, nickname: str) -> None:
         if ident not in room.away_since:
             room.away_since[ident] = self.clock()
-            self._notice(room, f"{clean_nickname(nickname)} is away.")
+            self._notice(room, f"{clean_seat_name(nickname)} is away.")
             self.scheduler.kick(room)
 
     def _back(self, room: Room, ident: str) -> None:
@@ -521,7 +521,7 @@ class LocalHub:
             self._codes.pop(room.invite_code, None)
         if room.task is not None:
             room.task.cancel()
-        self._notice(room, f"{clean_nickname(who.nickname)} abandoned the game.")
+        self._notice(room, f"{clean_seat_name(who.nickname)} abandoned the game.")
         self._end_viewers(room)
         if self._store is not None:
             if room.io is not None:  # a write still landing: let it finish first

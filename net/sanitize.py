@@ -13,6 +13,10 @@ confusables (Cyrillic/Greek letters that look Latin, accents, ``0``/``o``, ``1``
 that two names that look alike cannot both be bound. `normalise_nickname` says, in words, every
 character it dropped or changed, so the player sees it before the name is bound.
 
+Seat names ("Player 2", "Bold 2", a hot-seat player's own name): words in the nickname alphabet
+kept apart by single spaces (any Unicode space separator counts as one), trimmed, at most
+`NICK_MAX` characters in all. A nickname itself never has a space.
+
 Must not: do I/O or know about tables, sessions or games.
 """
 
@@ -26,6 +30,7 @@ __all__ = [
     "clean_chat",
     "clean_for_log",
     "clean_nickname",
+    "clean_seat_name",
     "nickname_error",
     "nickname_key",
     "normalise_nickname",
@@ -137,10 +142,16 @@ def normalise_nickname(raw: str) -> tuple[str, list[str]]:
         notes.append("dropped " + ", ".join(dict.fromkeys(_shown(c) for c in dropped)))
     if len(name) > NICK_MAX:
         notes.append(f"cut to {NICK_MAX} characters")
-        name = name[:NICK_MAX]
-        while name and unicodedata.category(name[-1]) in ("Mn", "Mc"):
-            name = name[:-1]  # never end on a mark cut from its letter's company
+        name = _cut(name)
     return name, notes
+
+
+def _cut(name: str) -> str:
+    """``name`` cut to `NICK_MAX`, never ending on a space or on a mark cut from its letter."""
+    name = name[:NICK_MAX]
+    while name and (name[-1] == " " or unicodedata.category(name[-1]) in ("Mn", "Mc")):
+        name = name[:-1]
+    return name
 
 
 def nickname_error(raw: str) -> str | None:
@@ -194,6 +205,17 @@ def clean_nickname(raw: str, fallback: str = "player") -> str:
     """
     name, _notes = normalise_nickname(raw)
     return name or fallback
+
+
+def clean_seat_name(raw: str, fallback: str = "player") -> str:
+    """A seat's name: each word of ``raw`` as a nickname, one space between words (never empty).
+
+    >>> clean_seat_name("  Player   2 "), clean_seat_name("\\x1b[31mAnn\\x07 Lee"), clean_seat_name(" ")
+    ('Player 2', '31mAnn Lee', 'player')
+    """
+    spaced = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in raw)
+    words = (normalise_nickname(word)[0] for word in spaced.split(" "))
+    return _cut(" ".join(word for word in words if word)) or fallback
 
 
 def clean_chat(raw: str) -> str:

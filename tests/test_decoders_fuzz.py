@@ -311,6 +311,22 @@ def test_nickname_normalisation_is_safe_and_idempotent(raw):
 
 @FAST
 @given(raw=_HOSTILE)
+@example(raw="a \u0301b")  # a mark after a space has no letter to sit on
+def test_seat_name_cleaning_is_safe_and_idempotent(raw):
+    from net.sanitize import NICK_MAX, clean_seat_name
+
+    name = clean_seat_name(raw)
+    assert 0 < len(name) <= NICK_MAX
+    assert all(unicodedata.category(ch)[0] in "LMN" or ch in "._- " for ch in name)
+    assert name == name.strip()
+    assert "  " not in name
+    assert all(word and unicodedata.category(word[0])[0] != "M" for word in name.split(" "))
+    assert clean_seat_name(name) == name
+    tried("seat name sanitiser")
+
+
+@FAST
+@given(raw=_HOSTILE)
 @example(raw="gou\x01\u0301")  # found by atheris: a dropped control let a mark compose later
 @example(raw="1\r\n\u0341\u0301\u0301\x01\x00\u0301")  # ... and reset the mark count
 def test_chat_cleaning_is_safe_and_idempotent(raw):

@@ -4,8 +4,8 @@ Owns the seat mini-language shared by ``speedway play --seats`` and the new-game
 ``me`` = you, ``hot`` or ``hot:NAME`` = another human at this keyboard (hot-seat), anything else
 = a bot of the chosen game, ``open`` = a seat anyone may take (network tables). You are one
 player, so one seat: a second ``me`` is another human at this keyboard (a hot-seat player named
-after its seat, "Player 3", Player3 at the table); on a network table, where nobody else plays
-at your keyboard, it is refused. Must not import textual or create tables.
+after its seat, "Player 3"); on a network table, where nobody else plays at your keyboard, it is
+refused. Must not import textual or create tables.
 """
 
 from __future__ import annotations

@@ -189,6 +189,38 @@ async def test_hot_seat_one_identity_holds_every_seat():
     assert h.info(tid).status == "finished"
 
 
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("Player 2", "Player 2"),
+        ("  Ann   Lee  ", "Ann Lee"),  # trimmed, a run of spaces kept as one
+        ("Ann\u00a0\u3000Lee", "Ann Lee"),  # any space separator is a plain space
+        ("\x1b[31mAnn\x07 \u202eLee\r\n", "31mAnn Lee"),  # controls and escapes dropped
+        ("Ann \x1b Lee", "Ann Lee"),  # a dropped control leaves no double space
+        ("Ann Lee Smith-Jones", "Ann Lee Smith-Jo"),  # cut to 16, never ending on a space
+        ("Abcdefghijklmno pq", "Abcdefghijklmno"),
+        (" \x1b ", "player1"),  # nothing left: the seat's fallback
+    ],
+)
+async def test_a_seat_name_keeps_its_inner_spaces_and_nothing_unsafe(raw, shown):
+    h = hub()
+    spec = TableSpec(game="dash", seats=[SeatSpec(kind="human", name=raw)], seed=5)
+    tid = await h.create_table(spec, LOCAL)
+    assert [s.name for s in h.info(tid).seats] == [shown]
+
+
+async def test_a_bot_seat_and_a_nickname_taking_an_open_seat_keep_their_spaces():
+    h = hub()
+    spec = TableSpec(
+        game="dash",
+        seats=[SeatSpec(kind="human"), SeatSpec(kind="bot", name="Bold 2"), SeatSpec(kind="open")],
+        seed=5,
+    )
+    tid = await h.create_table(spec, ANN)
+    await h.take_seat(tid, 2, Identity(id="local:hot:Player 3", nickname="Player 3"))
+    assert [s.name for s in h.info(tid).seats] == ["Ann", "Bold 2", "Player 3"]
+
+
 async def test_bot_seat_waits_bot_delay_then_plays():
     h = hub(bot_delay=0.05)
     tid = await h.create_table(

@@ -126,9 +126,11 @@ async def test_you_twice_in_a_local_game_seats_a_second_player_at_this_keyboard(
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: bool(app.hub.tables(ME)))
         seats = app.hub.tables(ME)[0].seats
-        assert [s.name for s in seats[:2]] == ["Ann", "Player2"]  # (a nickname has no spaces)
+        assert [s.name for s in seats[:2]] == ["Ann", "Player 2"]  # the space kept
         assert seats[1].identity == "local:hot:Player 2"
         assert "local:hot:Player 2" in app.local_identities  # played here, with its own view
+        await wait_for(pilot, lambda: getattr(app.screen, "fold", None) is not None)
+        assert app.screen.fold.names[:2] == ["Ann", "Player 2"]  # as the table screen shows it
 
 
 async def test_over_ssh_the_form_refuses_you_twice_in_one_sentence():
