@@ -299,7 +299,8 @@ class SpeedwayApp(App[None]):
         self.push_screen(table_screen_for(game_id)(table_id=table_id, seat=seat))
 
     def my_running_tables(self) -> list[tuple[TableInfo, int]]:
-        """Running tables where this keyboard holds a seat: (table, the first such seat)."""
+        """Running tables where this keyboard holds a seat: (table, the first such seat), the
+        most recently played first (`TableInfo.played_at`), in whatever order the hub lists them."""
         mine: list[tuple[TableInfo, int]] = []
         for info in self.hub.tables(self.identity):
             if info.status != "running":
@@ -312,10 +313,11 @@ class SpeedwayApp(App[None]):
             ]
             if seats:
                 mine.append((info, seats[0]))
-        return mine
+        return sorted(mine, key=lambda table: table[0].played_at, reverse=True)
 
     def back_to_my_table(self) -> None:
-        """Reconnected over SSH with a seat at a running table: back at it (lobby one key away)."""
+        """Reconnected over SSH with a seat at a running table: back at the one played most
+        recently (the lobby one key away)."""
         mine = self.my_running_tables()
         if mine:
             info, seat = mine[0]

@@ -1,19 +1,24 @@
 """Leaving a running local game asks first; a kept game waits, paused, and Home resumes it; an
 abandoned one is gone; a finished game just leaves. Over SSH a player with a seat at a running
-table lands back at it, the lobby one key away. The race log opens with the seed commitment."""
+table lands back at it (of several, the one played most recently), the lobby one key away. The
+race log opens with the seed commitment."""
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from net.hub import SeatSpec, TableSpec
+from tests.fakegame import GAME as DASH
+from tests.fakegame import Stop
 from tests.tui.conftest import ME, go500_app, make_app
 from tests.tui.test_pilot_go500 import wait_for
 from tui.app import OpenLobby
 from tui.screens.go500 import Go500TableScreen
 from tui.screens.home import HomeScreen
 from tui.screens.lobby import LobbyScreen
-from tui.screens.table import LeaveTable
+from tui.screens.table import LeaveTable, TableScreen
 
 
 def at_table(app) -> bool:
@@ -114,6 +119,27 @@ def test_reconnecting_over_ssh_lands_back_at_the_running_table():
 
     asyncio.run(session())
 
+
+
+@pytest.mark.parametrize("played_last", ["created first", "created last"])
+async def test_reconnecting_lands_at_the_table_played_most_recently(played_last):
+    app = make_app(start=OpenLobby(), network=True, games={"dash": DASH})
+    now = [100.0]
+    app.hub.wall = lambda: now[0]  # `TableInfo.played_at`: when a table last moved
+    bea = SeatSpec(kind="human", name="Bea", identity="ssh:bea")
+    spec = TableSpec(game="dash", seats=[SeatSpec(kind="human"), bea])
+    # Both tables were there, running, before this (new) session opened.
+    first = await app.hub.create_table(spec, ME)
+    now[0] = 200.0
+    last = await app.hub.create_table(spec, ME)
+    assert [t.id for t in app.hub.tables(ME)] == [first, last]  # the hub lists them so
+    now[0] = 300.0
+    played = first if played_last == "created first" else last
+    await app.hub.submit(played, ME, 0, Stop(), 0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.screen.table_id == played
+        assert app.screen.perspective == 0
 
 async def test_u_resumes_the_most_recently_played_kept_game_listed_first():
     app = go500_app("me,cautious,bold", seed=3)

@@ -92,8 +92,7 @@ class HomeScreen(SpeedwayScreen):
         `u` resumes): "Go 500 · Ann, Bold · turn 12"."""
         app = self.speedway
         out = []
-        mine = sorted(app.my_running_tables(), key=lambda t: t[0].played_at, reverse=True)
-        for info, _seat in mine:
+        for info, _seat in app.my_running_tables():  # (the most recently played first)
             names = ", ".join(s.name for s in info.seats)
             title = app.game(info.game).title
             when = f"turn {info.turn}" if info.turn else "starting"
