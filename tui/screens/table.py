@@ -9,10 +9,11 @@ cover between seats and re-watches from the new seat; every hand-over between ho
 shows a "your turn" banner under the title until that player moves. `I` opens the table's info
 panel (`TableInfoScreen`: options, players, invite code, the seed's commitment). The hub's
 notices ("Bea is away.") are lasting lines of the race log, not toasts over its last lines; the
-one that repeats the result shown already is left out. A spectator at
-a network table offers its frames for sharing (`net.mirror`): while it follows another
-session's frames it folds its updates and keeps its log lines, draws nothing, and catches up
-when it stops following.
+one that repeats the result shown already is left out. A stream that fails with a refusal once
+it has started (a remote watch's `HubError`) says it on the status line; the screen stays, one
+key from leaving. A spectator at a network table offers its frames for sharing (`net.mirror`):
+while it follows another session's frames it folds its updates and keeps its log lines, draws
+nothing, and catches up when it stops following.
 
 Must not: change game state itself, draw chance, or call the core's step.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any, ClassVar
 
 import msgspec
@@ -304,11 +305,24 @@ class TableScreen(SpeedwayScreen):
             self.status(str(err), error=True)
             return
         try:
-            async for update in watch:
+            updates = aiter(watch)
+            while (update := await self._next_update(updates)) is not None:
                 self.receive(update)
         finally:
             with contextlib.suppress(Exception):
                 await watch.close()
+
+    async def _next_update(self, updates: AsyncIterator[Update]) -> Update | None:
+        """The stream's next update, or None once it ends — or fails with a refusal (a
+        `HubError` is a `ValueError`, e.g. from a remote watch): the status line says it and
+        the screen stays, one key from leaving. (A cancelled worker is not a refusal.)"""
+        try:
+            return await anext(updates)
+        except StopAsyncIteration:
+            return None
+        except (ValueError, IllegalAction) as err:
+            self.status(str(err), error=True)
+            return None
 
     @property
     def leaving(self) -> bool:
