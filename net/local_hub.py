@@ -397,7 +397,7 @@ class LocalHub:
             for s in seats:
                 room.vacate(s)
             room.away_since.pop(who.id, None)
-            self._notice(room, f"{who.nickname} left the table.")
+            self._notice(room, f"{clean_seat_name(who.nickname)} left the table.")
             self._save_record(room)
         else:
             self._away(room, who.id, who.nickname)
@@ -458,7 +458,7 @@ class LocalHub:
                 # Guests keep no seat: it opens for anyone (its bot plays meanwhile).
                 for s in room.seat_of(ident):
                     room.vacate(s)
-                self._notice(room, f"{viewer.who.nickname} left the table.")
+                self._notice(room, f"{clean_seat_name(viewer.who.nickname)} left the table.")
                 self._save_record(room)
             elif room.status is not TableStatus.FINISHED:
                 self._away(room, ident, viewer.who.nickname)

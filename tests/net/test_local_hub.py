@@ -327,6 +327,20 @@ async def test_guest_keeps_no_seat_when_gone():
     assert h.info(tid).seats[1].name == "Bob"
 
 
+async def test_a_guest_leaving_is_named_in_the_notice_cleaned_like_a_seat_name():
+    h = hub()
+    tid = await h.create_table(two_humans(), ANN)
+    sly = Identity(id="guest:2", nickname="Gus \x1b[2J\u202eLee", guest=True)
+    await h.take_seat(tid, 1, sly)
+    looking = h.watch(tid, ANN, 0)
+    await next_of(looking, Welcome)
+    w = h.watch(tid, sly, 1)
+    await w.close()
+    note = await next_of(looking, Notice)
+    assert note.text == "Gus 2JLee left the table."  # no escape, no direction override
+    assert h.info(tid).seats[1].open
+
+
 async def test_chat_is_sanitised_and_rate_limited():
     h = hub(chat_burst=2, chat_window=60)
     tid = await h.create_table(two_humans(), ANN)
