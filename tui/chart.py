@@ -2,7 +2,8 @@
 
 Owns `progress_series`: re-fold a table's (or replay's) steps and sample the game's declared
 `core.traits.Progress` at the start of every turn (``game.turn_started``) and at the last step,
-one point per turn played; a new race (Cup Series) starts the series afresh. Also `cursor_turn`,
+one point per turn played, also for the turns a viewer's first step (its `Welcome`) holds; a
+new race (Cup Series) starts the series afresh. Also `cursor_turn`,
 the point a replay step falls on. Must not import textual, draw chance or know any game.
 """
 
@@ -31,13 +32,34 @@ class Series:
     values: list[list[int]] = field(default_factory=list)
 
 
+def _by_turn(game: Game, history: History) -> list[tuple[int, list[Any]]]:
+    """The steps as (state id, events), the first cut after each turn start it holds: a
+    viewer who came in mid-race has every earlier event in that one step (its `Welcome`), and
+    the chart still has a point for every turn played before it came (at the state id it came
+    in at)."""
+    if not history:
+        return []
+    state_id, _seat, events = history[0]
+    first: list[tuple[int, list[Any]]] = []
+    chunk: list[Any] = []
+    for event in events:
+        chunk.append(event)
+        if game.turn_started(event):
+            first.append((state_id, chunk))
+            chunk = []
+    if chunk or not first:
+        first.append((state_id, chunk))
+    return first + [(sid, evs) for sid, _seat, evs in history[1:]]
+
+
 def progress_series(game: Game, config: Any, n_seats: int, history: History) -> list[Series]:
     """Every measure the game plots, sampled after each turn of the race on screen."""
     state = game.new_state(config, n_seats)
     out: list[Series] = []
     race: int | None = None
     started = 0  # turns begun in this race
-    for index, (state_id, _seat, events) in enumerate(history):
+    steps = _by_turn(game, history)
+    for index, (state_id, events) in enumerate(steps):
         began = False
         for event in events:
             state = game.evolve(state, event)
@@ -50,7 +72,7 @@ def progress_series(game: Game, config: Any, n_seats: int, history: History) -> 
                 for m in progress.measures
             ]
         started += began
-        last = index == len(history) - 1
+        last = index == len(steps) - 1
         if not (began or last or index == 0):
             continue
         played = max(0, started - 1) if began else started

@@ -209,3 +209,23 @@ def test_serve_turn_timer_reaches_the_server_and_refuses_a_negative(monkeypatch,
     bad = runner.invoke(main, ["serve", "--turn-timer", "-1", "--data", str(tmp_path)])
     assert bad.exit_code == 2
     assert "turn-timer" in bad.output
+
+
+@pytest.mark.parametrize("game_id", ["go500", "cthulhu500", "champions"])
+def test_a_viewer_who_came_in_mid_race_charts_every_turn_played_before(game_id):
+    # A spectator's fold starts from a Welcome: every event before it in one step. The chart
+    # still has the turns before it, with the values a viewer there from the start sees.
+    game = registry.get(game_id)
+    seats = [Seat(name=n, bot=game.default_bot) for n in ("A", "B", "C")]
+    table = Table(game, game.default_config(), seats, 9)
+    table.run_bots()
+    history = [(s.state_id, s.seat, s.events) for s in table.history]
+    came = len(history) // 2
+    welcome = (history[came - 1][0], None, [e for _, _, evs in history[:came] for e in evs])
+    joined = [welcome, *history[came:]]
+    whole = progress_series(game, table.config, 3, history)
+    late = progress_series(game, table.config, 3, joined)
+    for full, part in zip(whole, late, strict=True):
+        assert part.turns == full.turns
+        assert part.values == full.values
+    assert len(whole[0].turns) > 10
