@@ -300,7 +300,7 @@ class SpeedwayApp(App[None]):
 
     def my_running_tables(self) -> list[tuple[TableInfo, int]]:
         """Running tables where this keyboard holds a seat: (table, the first such seat), the
-        most recently played first (`TableInfo.played_at`), in whatever order the hub lists them."""
+        most recently played first (`TableInfo.played_at`), whatever order the hub lists them in."""
         mine: list[tuple[TableInfo, int]] = []
         for info in self.hub.tables(self.identity):
             if info.status != "running":
